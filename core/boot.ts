@@ -1,0 +1,76 @@
+import type { Config } from './config/config.schema.js';
+import type { Logger } from './logger.js';
+import { createContainer, type Container } from './container.js';
+import { Migrator } from './db/migrator.js';
+import { PluginHost } from './plugins/plugin-host.js';
+import { listen, type RunningServer } from './server.js';
+import { seedDemo, startDemoCustomers, type Demo } from './demo/demo.js';
+
+export interface Atende {
+  container: Container;
+  server: RunningServer;
+  /** The super admin created on this start, with its password when it was generated. */
+  initialAdmin?: { email: string; password: string; generated: boolean };
+  /** The demo company (serve --demo), with its users' passwords when this start created them. */
+  demo?: Demo;
+  stop(): Promise<void>;
+}
+
+/** Runs one start-up step and logs how long it took. */
+async function step<T>(log: Logger, name: string, run: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  const result = await run();
+  log.debug({ ms: Math.round(performance.now() - started) }, `boot: ${name}`);
+  return result;
+}
+
+/**
+ * Start-up as one ordered sequence: database → plugins load (register) → migrations (core, then
+ * plugins) → presence reset → HTTP listen (with the plugins' routes) → platform data → demo data
+ * (--demo) → plugins bootstrap → jobs → WhatsApp sessions (→ the demo's customers).
+ * stop() runs the same list backwards: sessions stop before jobs, the server and the database.
+ */
+export async function startAtende(config: Config, log: Logger): Promise<Atende> {
+  const container = createContainer(config, log);
+  const stops: (() => Promise<void>)[] = [() => container.db.destroy()];
+  const stop = async () => {
+    for (const run of stops.reverse()) {
+      await run().catch((err: unknown) => log.error({ err }, 'shutdown step failed'));
+    }
+  };
+  try {
+    await step(log, 'database', () => container.db.raw('select 1'));
+    const plugins = await step(log, 'plugins', async () => {
+      const host = await PluginHost.load(container);
+      await host.register();
+      return host;
+    });
+    await step(log, 'migrations', () =>
+      new Migrator(container.db, plugins.migrationDirs).latest((name) => log.info({ migration: name }, 'migrated')),
+    );
+    // No socket is open yet: online flags left by a crash are stale.
+    await step(log, 'presence', () => container.services.users.markAllOffline());
+    const server = await step(log, 'listen', () => listen(container, config.port, config.host, plugins.routers()));
+    stops.push(() => server.close());
+    // After listen: a port already in use must not create (and lose) a generated admin password.
+    const initialAdmin = await step(log, 'platform', () =>
+      container.services.companies.ensurePlatform({ email: config.adminEmail, password: config.adminPassword }),
+    );
+    const demo = config.demo ? await step(log, 'demo', () => seedDemo(container)) : undefined;
+    // Registered before bootstrap: a plugin's bootstrap may already schedule jobs.
+    stops.push(() => container.jobs.stop());
+    await step(log, 'plugins bootstrap', () => plugins.bootstrap());
+    await step(log, 'jobs', () => container.jobs.start());
+    await step(log, 'ticket automations', () => container.services.ticketAutomations.schedule());
+    // Stops run backwards: sessions stop first, then the pipeline finishes what they delivered.
+    stops.push(() => container.services.pipeline.idle());
+    stops.push(() => container.sessions.stopAll());
+    await step(log, 'channels', () => container.sessions.startAll());
+    if (demo?.connectionId !== undefined) stops.push(startDemoCustomers(container, demo.connectionId));
+    log.info({ url: server.url, version: config.version }, 'Atende is serving');
+    return { container, server, initialAdmin, demo, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

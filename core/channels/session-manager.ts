@@ -1,0 +1,315 @@
+import type { Infrastructure } from '../container.js';
+import { AppError } from '../errors.js';
+import { Events, type EventName } from '../events/event-bus.js';
+import type { Logger } from '../logger.js';
+import { Whatsapp } from '../modules/whatsapp/whatsapp.model.js';
+import type { ChannelDriver, ConnectionStatus, DriverContext, DriverEvent } from './driver.js';
+import type { ProviderRegistry } from './providers.js';
+
+export const SESSION_WATCHDOG_JOB = 'whatsapp.sessions.watchdog';
+const WATCHDOG_EVERY_MS = 60_000;
+/** A first connection attempt still OPENING after this long is restarted by the watchdog. */
+export const STUCK_OPENING_MS = 2 * 60_000;
+
+/** What `company-{id}-whatsappSession` carries: `{ action: 'update', session }`. */
+export interface SessionView {
+  id: number;
+  status: string;
+  qrcode: string;
+  retries: number;
+  updatedAt: string;
+  number: string;
+}
+
+/** Driver events other than status become domain events carrying `{ connectionId, companyId, ...event }`. */
+const DOMAIN_EVENTS: Record<Exclude<DriverEvent['type'], 'status'>, EventName> = {
+  message: Events.messageReceived,
+  ack: Events.messageAck,
+  revoke: Events.messageRevoked,
+  edit: Events.messageEdited,
+  call: Events.callReceived,
+  contact: Events.contactSeen,
+};
+
+type StatusEvent = Extract<DriverEvent, { type: 'status' }>;
+type ConnectionRef = Pick<Whatsapp, 'id' | 'companyId' | 'provider'>;
+
+interface Session {
+  connectionId: number;
+  companyId: number;
+  /** The one running driver; events of any other (an older one, one made to log out) are ignored. */
+  driver?: ChannelDriver;
+  /** The driver's latest status, known before its row is written. */
+  status: ConnectionStatus;
+  statusAt: number;
+  /** OPENING with an attempt count: the driver is alive, waiting out its own reconnect backoff. */
+  backingOff: boolean;
+  /** start() failed: the watchdog tries again. */
+  failed: boolean;
+  /** The last failure logged, so a driver failing in a loop logs once per change. */
+  loggedProblem?: string;
+  /** Start, stop and logout of this connection, one at a time. */
+  lifecycle: Promise<void>;
+  /** This connection's events, handled in the order they came. */
+  events: Promise<void>;
+}
+
+function notInitialized(): AppError {
+  return new AppError('ERR_WAPP_NOT_INITIALIZED', 400, 'Session not initialized');
+}
+
+/**
+ * One driver per connection, made by the provider registry from the connection's `provider`.
+ * Persists and publishes status changes, turns the other driver events into domain events, and
+ * keeps a failing driver from taking anything else down: its errors are logged and the watchdog
+ * tries again.
+ */
+export class SessionManager {
+  private readonly sessions = new Map<number, Session>();
+  private readonly log: Logger;
+  private stopping = false;
+
+  constructor(
+    private readonly infra: Infrastructure,
+    private readonly providers: ProviderRegistry,
+  ) {
+    this.log = infra.log.child({ part: 'sessions' });
+    infra.jobs.define(SESSION_WATCHDOG_JOB, () => this.watchdog());
+  }
+
+  /** Boot: a session for every connection, then the watchdog every minute. */
+  async startAll(): Promise<void> {
+    const rows = await Whatsapp.query(this.infra.db).select('id', 'companyId', 'provider').orderBy('id');
+    await Promise.all(rows.map((row) => this.launch(row)));
+    await this.infra.jobs.every(WATCHDOG_EVERY_MS, SESSION_WATCHDOG_JOB);
+  }
+
+  /** Shutdown, before the database closes: drivers stop (keeping their credentials) and pending writes finish. */
+  async stopAll(): Promise<void> {
+    this.stopping = true;
+    const sessions = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.all(sessions.map((session) => this.serial(session, () => this.halt(session))));
+  }
+
+  /** Starts a connection's session, or restarts it ("try again"). */
+  async start(connectionId: number): Promise<void> {
+    const row = await this.find(connectionId);
+    if (row) await this.launch(row);
+  }
+
+  /** Forgets the stored credentials and starts again: a new QR code. */
+  async renew(connectionId: number): Promise<void> {
+    await this.logout(connectionId);
+    await this.start(connectionId);
+  }
+
+  /** Ends the WhatsApp session: credentials forgotten, status DISCONNECTED, no number. */
+  async logout(connectionId: number): Promise<void> {
+    const row = await this.find(connectionId);
+    if (!row) return;
+    const session = this.sessionOf(row);
+    await this.serial(session, async () => {
+      await this.signOff(session, row.provider);
+      this.setStatus(session, 'DISCONNECTED');
+      await this.saveStatus(session, { type: 'status', status: 'DISCONNECTED', qrcode: '', retries: 0, number: '' });
+    });
+  }
+
+  /** The connection is being deleted: log its session out (running or not) and forget it. */
+  async remove(connectionId: number): Promise<void> {
+    const row = await this.find(connectionId);
+    if (!row) return;
+    const session = this.sessionOf(row);
+    await this.serial(session, () => this.signOff(session, row.provider));
+    this.sessions.delete(connectionId);
+  }
+
+  /** The driver of a CONNECTED session, for senders; 400 ERR_WAPP_NOT_INITIALIZED otherwise. */
+  driverFor(connectionId: number): ChannelDriver {
+    const session = this.sessions.get(connectionId);
+    if (!session?.driver || session.status !== 'CONNECTED') throw notInitialized();
+    return session.driver;
+  }
+
+  /**
+   * Restarts sessions whose driver failed to start, or whose first attempt has been OPENING for too
+   * long. A driver backing off between reconnects is left alone: a restart would reset its backoff.
+   */
+  async watchdog(now = Date.now()): Promise<void> {
+    for (const session of [...this.sessions.values()]) {
+      const stuck =
+        session.driver !== undefined && session.status === 'OPENING' && !session.backingOff && now - session.statusAt > STUCK_OPENING_MS;
+      if (!session.failed && !stuck) continue;
+      this.log.debug({ connectionId: session.connectionId, failed: session.failed }, 'watchdog restarts a session');
+      await this.start(session.connectionId);
+    }
+  }
+
+  // ---- lifecycle ----------------------------------------------------------------------------
+
+  private launch(row: ConnectionRef): Promise<void> {
+    const session = this.sessionOf(row);
+    return this.serial(session, async () => {
+      if (this.stopping) return;
+      await this.halt(session);
+      const driver = this.create(session, row.provider);
+      if (!driver) return;
+      session.driver = driver;
+      session.failed = false;
+      this.setStatus(session, 'OPENING', 0);
+      // Not awaited: a provider may take long to connect, and boot starts every session at once.
+      // Through a promise, so a driver that throws before its first await is caught the same way.
+      Promise.resolve()
+        .then(() => driver.start())
+        .catch((err: unknown) => {
+          if (session.driver !== driver) return;
+          session.failed = true;
+          this.problem(session, err, 'start');
+        });
+    });
+  }
+
+  /** Stops the running driver (credentials kept) and lets its pending events finish. */
+  private async halt(session: Session): Promise<void> {
+    const driver = session.driver;
+    session.driver = undefined;
+    if (driver) await this.attempt(session, 'stop', () => driver.stop());
+    await session.events;
+  }
+
+  /** Logs the provider out, with the running driver or, when none runs, one made for it. */
+  private async signOff(session: Session, provider: string): Promise<void> {
+    const running = session.driver;
+    session.driver = undefined;
+    session.failed = false;
+    const driver = running ?? this.create(session, provider);
+    if (driver) await this.attempt(session, 'logout', () => driver.logout());
+    await session.events;
+  }
+
+  /** A driver from the connection's provider; undefined (and the session DISCONNECTED) when that cannot be. */
+  private create(session: Session, provider: string): ChannelDriver | undefined {
+    const factory = this.providers.factoryFor(provider);
+    if (!factory) {
+      this.problem(session, new Error(`the ${provider} provider is not available in this process`), 'start');
+      this.setStatus(session, 'DISCONNECTED');
+      this.enqueue(session, () => this.saveStatus(session, { type: 'status', status: 'DISCONNECTED' }));
+      return undefined;
+    }
+    let driver: ChannelDriver | undefined;
+    const context: DriverContext = {
+      connectionId: session.connectionId,
+      companyId: session.companyId,
+      media: this.infra.media,
+      log: this.log.child({ connectionId: session.connectionId, provider }),
+      emit: (event) => {
+        if (driver !== undefined && session.driver === driver) this.accept(session, event);
+      },
+    };
+    try {
+      driver = factory(context);
+    } catch (err) {
+      session.failed = true;
+      this.problem(session, err, 'start');
+    }
+    return driver;
+  }
+
+  // ---- events -------------------------------------------------------------------------------
+
+  private accept(session: Session, event: DriverEvent): void {
+    if (event.type === 'status') {
+      this.setStatus(session, event.status, event.retries);
+      this.enqueue(session, () => this.saveStatus(session, event));
+      return;
+    }
+    const name = DOMAIN_EVENTS[event.type];
+    this.enqueue(session, () =>
+      this.infra.bus.emit(name, session.companyId, { connectionId: session.connectionId, companyId: session.companyId, ...event }),
+    );
+  }
+
+  private enqueue(session: Session, task: () => Promise<void>): void {
+    session.events = session.events.then(task).catch((err: unknown) => {
+      this.log.error({ err, connectionId: session.connectionId }, 'session event not handled');
+    });
+  }
+
+  /** Writes status, QR code (kept only while the status is qrcode), retries and number; tells the company. */
+  private async saveStatus(session: Session, event: StatusEvent): Promise<void> {
+    const patch: Partial<Whatsapp> = { status: event.status, qrcode: event.status === 'qrcode' ? (event.qrcode ?? '') : '' };
+    if (event.retries !== undefined) patch.retries = event.retries;
+    if (event.number !== undefined) patch.number = event.number;
+    const row = await Whatsapp.query(this.infra.db).patchAndFetchById(session.connectionId, patch);
+    if (!row) return; // deleted meanwhile
+    const view: SessionView = {
+      id: row.id,
+      status: row.status,
+      qrcode: row.qrcode,
+      retries: row.retries,
+      updatedAt: row.updatedAt,
+      number: row.number,
+    };
+    this.infra.realtime.publish(session.companyId, `company-${session.companyId}-whatsappSession`, { action: 'update', session: view });
+    if (row.status === 'CONNECTED') {
+      await this.infra.bus.emit(Events.whatsappConnected, session.companyId, { connectionId: session.connectionId, companyId: session.companyId });
+    }
+    // Drivers log their own status changes (once per change); here only for tracing.
+    this.log.debug({ connectionId: session.connectionId, status: event.status, retries: row.retries }, 'session status saved');
+  }
+
+  // ---- helpers ------------------------------------------------------------------------------
+
+  private setStatus(session: Session, status: ConnectionStatus, retries = 0): void {
+    session.status = status;
+    session.statusAt = Date.now();
+    session.backingOff = status === 'OPENING' && retries > 0;
+    if (status === 'CONNECTED') session.loggedProblem = undefined;
+  }
+
+  /** A driver call whose failure, thrown or rejected, is logged and goes no further. */
+  private async attempt(session: Session, action: string, call: () => Promise<void>): Promise<void> {
+    try {
+      await call();
+    } catch (err) {
+      this.problem(session, err, action);
+    }
+  }
+
+  private problem(session: Session, err: unknown, action: string): void {
+    const message = err instanceof Error ? err.message : String(err);
+    if (message === session.loggedProblem) return;
+    session.loggedProblem = message;
+    this.log.warn({ err, connectionId: session.connectionId }, `whatsapp session ${action} failed`);
+  }
+
+  private sessionOf(row: ConnectionRef): Session {
+    let session = this.sessions.get(row.id);
+    if (!session) {
+      session = {
+        connectionId: row.id,
+        companyId: row.companyId,
+        status: 'DISCONNECTED',
+        statusAt: Date.now(),
+        backingOff: false,
+        failed: false,
+        lifecycle: Promise.resolve(),
+        events: Promise.resolve(),
+      };
+      this.sessions.set(row.id, session);
+    }
+    return session;
+  }
+
+  /** Runs lifecycle steps of one connection one at a time, so two restarts never leave two drivers running. */
+  private serial(session: Session, task: () => Promise<void>): Promise<void> {
+    const next = session.lifecycle.then(task);
+    session.lifecycle = next.catch(() => undefined);
+    return next;
+  }
+
+  private async find(connectionId: number): Promise<ConnectionRef | undefined> {
+    return Whatsapp.query(this.infra.db).findById(connectionId).select('id', 'companyId', 'provider');
+  }
+}

@@ -1,0 +1,116 @@
+import type { Config } from './config/config.schema.js';
+import type { Logger } from './logger.js';
+import { createDatabase, type Database } from './db/database.js';
+import { EventBus } from './events/event-bus.js';
+import { RealtimeHub } from './realtime/hub.js';
+import { InProcessPubSub } from './realtime/pubsub.js';
+import { TokenService } from './auth/tokens.js';
+import { PlansService } from './modules/plans/plans.service.js';
+import { CompaniesService } from './modules/companies/companies.service.js';
+import { SettingsService } from './modules/settings/settings.service.js';
+import { UsersService } from './modules/users/users.service.js';
+import { AuthService } from './modules/auth/auth.service.js';
+import { createJobEngine } from './jobs/job-backend.js';
+import type { JobEngine } from './jobs/job-engine.js';
+import { defineCoreJoinPolicies } from './realtime/join-policies.js';
+import { defineTicketJoinPolicies } from './modules/tickets/tickets.realtime.js';
+import { DiskMediaStorage, type MediaStorage } from './storage/media-storage.js';
+import { Simulator } from './channels/simulator/simulator.js';
+import { createProviders, simulatorEnabled, type ProviderRegistry } from './channels/providers.js';
+import { SessionManager } from './channels/session-manager.js';
+import { WhatsappService } from './modules/whatsapp/whatsapp.service.js';
+import { TicketEvents, userTicketRooms } from './modules/tickets/ticket-events.js';
+import { TicketsService } from './modules/tickets/tickets.service.js';
+import { TicketAutomations } from './modules/tickets/ticket-automations.js';
+import { OutboundService } from './modules/messages/outbound.service.js';
+import { MessagesService } from './modules/messages/messages.service.js';
+import { InboundPipeline } from './modules/pipeline/inbound-pipeline.js';
+import { Events } from './events/event-bus.js';
+
+/** What services receive: shared infrastructure, never a global. */
+export interface Infrastructure {
+  config: Config;
+  log: Logger;
+  db: Database;
+  bus: EventBus;
+  realtime: RealtimeHub;
+  jobs: JobEngine;
+  media: MediaStorage;
+}
+
+export interface Services {
+  plans: PlansService;
+  settings: SettingsService;
+  companies: CompaniesService;
+  users: UsersService;
+  auth: AuthService;
+  whatsapps: WhatsappService;
+  ticketEvents: TicketEvents;
+  outbound: OutboundService;
+  messages: MessagesService;
+  tickets: TicketsService;
+  ticketAutomations: TicketAutomations;
+  pipeline: InboundPipeline;
+}
+
+export interface Container extends Infrastructure {
+  tokens: TokenService;
+  services: Services;
+  providers: ProviderRegistry;
+  sessions: SessionManager;
+  /** Present only when the simulated WhatsApp provider is enabled (demo or ATENDE_SIMULATOR=1). */
+  simulator?: Simulator;
+}
+
+/** Builds every long-lived object once, in dependency order, and wires them explicitly. */
+export function createContainer(config: Config, log: Logger): Container {
+  const db = createDatabase(config.database, log.child({ part: 'db' }));
+  const bus = new EventBus(log.child({ part: 'events' }));
+  const tokens = new TokenService(config, { access: config.accessTokenTtl, refresh: config.refreshTokenTtl });
+  // The hub authenticates sockets through the auth service, created just below.
+  const services = {} as Services;
+  const realtime = new RealtimeHub(
+    new InProcessPubSub(),
+    (token) => services.auth.authenticate(token),
+    log.child({ part: 'realtime' }),
+  );
+  const jobs = createJobEngine(config, db, log.child({ part: 'jobs' }));
+  const media = new DiskMediaStorage(config.mediaDir);
+  const infra: Infrastructure = { config, log, db, bus, realtime, jobs, media };
+  const simulator = simulatorEnabled(config) ? new Simulator(db) : undefined;
+  const providers = createProviders({ db, log: log.child({ part: 'channels' }), simulator });
+  const sessions = new SessionManager(infra, providers);
+
+  services.plans = new PlansService(infra);
+  services.settings = new SettingsService(infra);
+  services.users = new UsersService(infra, services.plans);
+  services.companies = new CompaniesService(infra, services.plans, services.settings, services.users);
+  services.auth = new AuthService(infra, tokens, services.users);
+  services.whatsapps = new WhatsappService(infra, services.plans, sessions, providers);
+
+  services.ticketEvents = new TicketEvents(realtime);
+  const events = services.ticketEvents;
+  services.outbound = new OutboundService(infra, { sessions, events });
+  services.messages = new MessagesService(infra, { sessions, events, outbound: services.outbound });
+  services.tickets = new TicketsService(infra, { settings: services.settings, events, outbound: services.outbound, messages: services.messages });
+  services.ticketAutomations = new TicketAutomations(infra, { settings: services.settings, events, outbound: services.outbound });
+  services.pipeline = new InboundPipeline(infra, {
+    settings: services.settings,
+    outbound: services.outbound,
+    events,
+    sessions,
+  });
+  services.pipeline.start();
+
+  // A socket hears the tickets of its user's queues: rooms follow the user's queues and allTicket.
+  realtime.provideRooms(userTicketRooms(db));
+  bus.on(Events.userUpdated, (event) => realtime.refreshUser((event.payload as { user: { id: number } }).user.id));
+
+  defineCoreJoinPolicies(realtime);
+  defineTicketJoinPolicies(realtime, db);
+  realtime.onUserStatus((user, online) => {
+    services.users.setOnline(user.id, online).catch((err: unknown) => log.error({ err }, 'online status not saved'));
+  });
+
+  return { ...infra, tokens, services, providers, sessions, simulator };
+}

@@ -1,0 +1,60 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import knexPkg, { type Knex } from 'knex';
+import objection from 'objection';
+import type { Config } from '../config/config.schema.js';
+import type { Logger } from '../logger.js';
+
+// knex 3 has no ESM exports map: the named export must come from the default import.
+const { knex } = knexPkg;
+const { knexSnakeCaseMappers } = objection;
+
+export type Database = Knex;
+
+/**
+ * Knex on SQLite (WAL, foreign keys, busy timeout) or PostgreSQL. Columns are snake_case in the
+ * database and camelCase in code; the mappers translate both ways.
+ */
+export function createDatabase(database: Config['database'], logger?: Logger): Database {
+  const mappers = knexSnakeCaseMappers();
+  // knex prints its own warnings to the console; route them to the log (or drop them) instead.
+  const log = {
+    warn: (message: unknown) => logger?.warn({ knex: message }, 'database warning'),
+    error: (message: unknown) => logger?.error({ knex: message }, 'database error'),
+    deprecate: (message: unknown) => logger?.debug({ knex: message }, 'database deprecation'),
+    debug: (message: unknown) => logger?.debug({ knex: message }, 'database debug'),
+  };
+  if (database.client === 'pg') {
+    return knex({
+      client: 'pg',
+      connection: database.connectionString,
+      pool: { min: 0, max: 10 },
+      log,
+      ...mappers,
+    });
+  }
+  if (database.filename !== ':memory:') mkdirSync(path.dirname(database.filename), { recursive: true });
+  return knex({
+    client: 'better-sqlite3',
+    connection: { filename: database.filename },
+    useNullAsDefault: true,
+    log,
+    // One connection: SQLite serialises writers anyway, and one handle keeps transactions simple.
+    pool: {
+      min: 1,
+      max: 1,
+      afterCreate(conn: { pragma(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
+        conn.pragma('journal_mode = WAL');
+        conn.pragma('foreign_keys = ON');
+        conn.pragma('busy_timeout = 5000');
+        conn.pragma('synchronous = NORMAL');
+        done(null, conn);
+      },
+    },
+    ...mappers,
+  });
+}
+
+export function isPostgres(db: Database): boolean {
+  return db.client.config.client === 'pg';
+}

@@ -1,0 +1,32 @@
+import type { Next } from 'koa';
+import { isAdmin } from '../auth/auth-user.js';
+import { ForbiddenError, UnauthorizedError } from '../errors.js';
+import type { Container } from '../container.js';
+import type { AppContext } from './context.js';
+
+/** Bearer access token → ctx.state.user, checked against the users table on every request. */
+export function requireAuth(c: Container) {
+  return async (ctx: AppContext, next: Next): Promise<void> => {
+    const header = ctx.get('Authorization');
+    const [scheme, token] = header.split(' ');
+    if (scheme !== 'Bearer' || !token) throw new UnauthorizedError();
+    ctx.state.user = await c.services.auth.authenticate(token);
+    await next();
+  };
+}
+
+/** Company administrators (and super users). */
+export function requireAdmin() {
+  return async (ctx: AppContext, next: Next): Promise<void> => {
+    if (!isAdmin(ctx.state.user)) throw new ForbiddenError();
+    await next();
+  };
+}
+
+/** Platform administrators: the super flag. */
+export function requireSuper() {
+  return async (ctx: AppContext, next: Next): Promise<void> => {
+    if (!ctx.state.user.super) throw new ForbiddenError();
+    await next();
+  };
+}

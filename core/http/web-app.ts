@@ -1,0 +1,63 @@
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Next } from 'koa';
+import type { AppContext } from './context.js';
+
+/** The built SPA: dist/web (vite build), beside dist/core when built, or under dist/ from the sources. */
+export const defaultWebRoot = [
+  fileURLToPath(new URL('../../web', import.meta.url)),
+  fileURLToPath(new URL('../../dist/web', import.meta.url)),
+].find((dir) => existsSync(path.join(dir, 'index.html')) && existsSync(path.join(dir, 'assets')));
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.txt': 'text/plain; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+};
+
+/**
+ * Serves the web app: hashed files under /assets/ cached for a year, every other GET that is not
+ * a file answers index.html (history fallback) that is never cached, so a deploy is seen at once.
+ */
+export function webAppMiddleware(root: string | undefined = defaultWebRoot) {
+  return async (ctx: AppContext, next: Next): Promise<void> => {
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.path.startsWith('/api/') || ctx.path === '/ws') {
+      await next();
+      return;
+    }
+    if (!root) {
+      ctx.status = 503;
+      ctx.type = 'text/plain';
+      ctx.body = 'The web app is not built: run `npm run build`.';
+      return;
+    }
+    const relative = decodeURIComponent(ctx.path).replace(/^\/+/, '');
+    const file = path.resolve(root, relative);
+    const inside = file.startsWith(root + path.sep);
+    if (inside && existsSync(file) && statSync(file).isFile()) {
+      const immutable = relative.startsWith('assets/');
+      ctx.set('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+      ctx.type = TYPES[path.extname(file)] ?? 'application/octet-stream';
+      ctx.length = statSync(file).size;
+      ctx.body = createReadStream(file);
+      return;
+    }
+    if (relative.startsWith('assets/')) {
+      ctx.status = 404;
+      return;
+    }
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.type = TYPES['.html']!;
+    ctx.body = createReadStream(path.join(root, 'index.html'));
+  };
+}

@@ -1,0 +1,100 @@
+import { readFile, rm } from 'node:fs/promises';
+import Router from '@koa/router';
+import { koaBody } from 'koa-body';
+import type { File } from 'formidable';
+import type { Container } from '../../container.js';
+import type { AppContext, AppRouter, AppState } from '../../http/context.js';
+import { requireAuth } from '../../http/auth.middleware.js';
+import { routeId, validate } from '../../http/validate.js';
+import { AppError, ValidationError } from '../../errors.js';
+import { ContactsService } from './contacts.service.js';
+import { createContactSchema, listAllQuery, listContactsQuery, updateContactSchema } from './contacts.schema.js';
+
+const NOT_FOUND = 'ERR_NO_CONTACT_FOUND';
+export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
+const IMPORT_EXTENSIONS = /\.(csv|xlsx|xls)$/i;
+
+/** Multipart for the import routes only (the app's body parser refuses it): one file, 5 MB at most. */
+const importUpload = koaBody({
+  multipart: true,
+  json: false,
+  urlencoded: false,
+  text: false,
+  formidable: { maxFiles: 1, maxFileSize: IMPORT_MAX_BYTES, maxTotalFileSize: IMPORT_MAX_BYTES, maxFields: 10, allowEmptyFiles: false },
+  onError: (err) => {
+    if ((err as { httpCode?: number }).httpCode === 413) {
+      throw new AppError('ERR_PAYLOAD_TOO_LARGE', 413, `The file is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB`);
+    }
+    throw new ValidationError(`The upload could not be read: ${err.message}`, undefined, 'ERR_IMPORT_FILE');
+  },
+});
+
+/** The uploaded spreadsheet's bytes and name; the temporary file is removed once read. */
+async function uploadedFile(ctx: AppContext): Promise<{ data: Buffer; name: string }> {
+  const files = ctx.request.files ?? {};
+  const uploads = Object.values(files).flat() as File[];
+  try {
+    const file = files.file;
+    if (!file || Array.isArray(file)) throw new ValidationError('Send one spreadsheet in the field "file"', undefined, 'ERR_IMPORT_FILE');
+    const name = file.originalFilename ?? '';
+    if (!IMPORT_EXTENSIONS.test(name)) {
+      throw new ValidationError('The file must be .csv, .xlsx or .xls', undefined, 'ERR_IMPORT_FILE_TYPE');
+    }
+    return { data: await readFile(file.filepath), name };
+  } finally {
+    await Promise.all(uploads.map((u) => rm(u.filepath, { force: true })));
+  }
+}
+
+export function contactsRoutes(c: Container): AppRouter {
+  const router = new Router<AppState>();
+  const contacts = new ContactsService(c, { sessions: c.sessions, settings: c.services.settings });
+  const auth = requireAuth(c);
+
+  router.get('/contacts', auth, async (ctx) => {
+    ctx.body = await contacts.list(ctx.state.user, validate(listContactsQuery, ctx.query));
+  });
+
+  router.get('/contacts/list', auth, async (ctx) => {
+    const { companyId } = validate(listAllQuery, ctx.query);
+    ctx.body = { contacts: await contacts.listAll(ctx.state.user, companyId) };
+  });
+
+  router.get('/contacts/export', auth, async (ctx) => {
+    const csv = await contacts.exportCsv(ctx.state.user);
+    ctx.set('Content-Type', 'text/csv; charset=utf-8');
+    ctx.set('Content-Disposition', 'attachment; filename="contatos.csv"');
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = csv;
+  });
+
+  router.post('/contacts/import/preview', auth, importUpload, async (ctx) => {
+    ctx.body = await contacts.importFile(ctx.state.user, await uploadedFile(ctx), false);
+  });
+
+  router.post('/contacts/import/file', auth, importUpload, async (ctx) => {
+    ctx.body = await contacts.importFile(ctx.state.user, await uploadedFile(ctx), true);
+  });
+
+  router.get('/contacts/:id', auth, async (ctx) => {
+    ctx.body = await contacts.show(ctx.state.user, routeId(ctx.params.id, NOT_FOUND));
+  });
+
+  router.post('/contacts', auth, async (ctx) => {
+    const input = validate(createContactSchema, ctx.request.body);
+    ctx.status = 201;
+    ctx.body = await contacts.create(ctx.state.user, input);
+  });
+
+  router.put('/contacts/:id', auth, async (ctx) => {
+    const id = routeId(ctx.params.id, NOT_FOUND);
+    ctx.body = await contacts.update(ctx.state.user, id, validate(updateContactSchema, ctx.request.body));
+  });
+
+  router.delete('/contacts/:id', auth, async (ctx) => {
+    await contacts.remove(ctx.state.user, routeId(ctx.params.id, NOT_FOUND));
+    ctx.status = 204;
+  });
+
+  return router;
+}

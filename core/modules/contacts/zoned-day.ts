@@ -1,0 +1,31 @@
+/** Milliseconds the zone's wall clock is ahead of UTC at `instant`. */
+function offsetAt(instant: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(new Date(instant));
+  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
+  const wall = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
+  return wall - Math.floor(instant / 1000) * 1000;
+}
+
+/** The UTC instant (ISO) at which day `YYYY-MM-DD` starts in `timeZone`. */
+export function zonedDayStart(day: string, timeZone: string): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const midnightUtc = Date.UTC(y, m - 1, d);
+  const guess = midnightUtc - offsetAt(midnightUtc, timeZone);
+  // Across a daylight-saving change the offset at the guess is the one that holds.
+  return new Date(midnightUtc - offsetAt(guess, timeZone)).toISOString();
+}
+
+/** The day after `YYYY-MM-DD`. */
+export function nextDay(day: string): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
+}

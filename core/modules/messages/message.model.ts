@@ -1,0 +1,59 @@
+import { BaseModel } from '../../db/base.model.js';
+import type { MediaType } from '../../channels/driver.js';
+
+/** Where an outgoing message stands in the durable send queue; 'received' for everything inbound. */
+export type SendStatus = 'received' | 'queued' | 'sent' | 'failed';
+
+export interface MessageLocation {
+  latitude: number;
+  longitude: number;
+  name?: string;
+  address?: string;
+}
+
+export class Message extends BaseModel {
+  static override tableName = 'messages';
+  static override booleanFields = ['fromMe', 'read', 'isDeleted', 'isEdited'];
+  static override get jsonAttributes(): string[] {
+    return ['location'];
+  }
+
+  companyId!: number;
+  /** The provider's message id; chosen by Atende before sending, so a retried send keeps it. */
+  wid!: string;
+  ticketId!: number;
+  contactId!: number | null;
+  queueId!: number | null;
+  /** The agent who wrote it (null for customers, the phone and automatic messages). */
+  userId!: number | null;
+  body!: string;
+  fromMe!: boolean;
+  read!: boolean;
+  /** 0 waiting, 1 sent (single tick), 2 delivered, 3 read, 4–5 played (blue). */
+  ack!: number;
+  mediaType!: MediaType | null;
+  /** The stored file's name (MediaStorage), served at /api/media/:file. */
+  mediaPath!: string | null;
+  mediaName!: string | null;
+  mediaMime!: string | null;
+  location!: MessageLocation | null;
+  vcard!: string | null;
+  isDeleted!: boolean;
+  isEdited!: boolean;
+  quotedMsgId!: number | null;
+  remoteJid!: string | null;
+  participant!: string | null;
+  /** Inbound: the provider's raw message. Outgoing: how to send it (`{ ptt: true }` for a voice note). */
+  dataJson!: string | null;
+  sendStatus!: SendStatus;
+  sendError!: string | null;
+  sendAttempts!: number;
+
+  quotedMsg?: Message | null;
+
+  static override get relationMappings() {
+    return {
+      quotedMsg: { relation: BaseModel.BelongsToOneRelation, modelClass: Message, join: { from: 'messages.quotedMsgId', to: 'messages.id' } },
+    };
+  }
+}

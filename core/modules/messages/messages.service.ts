@@ -1,0 +1,266 @@
+import type { Infrastructure } from '../../container.js';
+import { isAdmin, type AuthUser } from '../../auth/auth-user.js';
+import type { SessionManager } from '../../channels/session-manager.js';
+import { AppError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
+import { Events } from '../../events/event-bus.js';
+import { QuickMessage } from '../quick-messages/quick-message.model.js';
+import { canSee, loadViewer } from '../tickets/ticket-access.js';
+import type { TicketEvents } from '../tickets/ticket-events.js';
+import { Ticket } from '../tickets/ticket.model.js';
+import { loadTicket } from '../tickets/ticket-view.js';
+import { Message } from './message.model.js';
+import { chatOf, loadMessage, publishMessage } from './message-events.js';
+import { toMessageView, type MessageView } from './message-view.js';
+import { MESSAGES_PAGE_SIZE } from './messages.schema.js';
+import type { OutboundService, OutgoingMessage } from './outbound.service.js';
+import { outgoingMediaKind } from './outgoing-media.js';
+
+const NO_MESSAGE = 'ERR_NO_MESSAGE_FOUND';
+
+/** What an agent sends on a ticket in one request. */
+export interface SendRequest {
+  body: string;
+  quotedMsgId?: number | null;
+  /** Uploaded files; `body` is the caption of the first. */
+  files?: { name: string; data: Buffer }[];
+  /** The files are the composer's voice recording. */
+  ptt?: boolean;
+  /** A quick reply whose stored attachment goes with `body`. */
+  quickMessageId?: number;
+}
+
+export interface MessagesPage {
+  messages: MessageView[];
+  ticket: Ticket;
+  count: number;
+  hasMore: boolean;
+}
+
+interface ProviderEvent {
+  companyId: number;
+  id: string;
+}
+
+/** Messages of a ticket: paging, read marks, delete and edit, and the provider's acks, revokes and edits. */
+export class MessagesService {
+  constructor(
+    private readonly infra: Infrastructure,
+    private readonly deps: { sessions: SessionManager; events: TicketEvents; outbound: OutboundService },
+  ) {
+    const on = <P>(name: string, handle: (payload: P) => Promise<void>) => infra.bus.on(name, (event) => handle(event.payload as P), 'messages');
+    on<ProviderEvent & { ack: number }>(Events.messageAck, (e) => this.acked(e));
+    on<ProviderEvent>(Events.messageRevoked, (e) => this.revoked(e));
+    on<ProviderEvent & { body: string }>(Events.messageEdited, (e) => this.edited(e));
+  }
+
+  /**
+   * GET /messages/:ticketId: the contact's conversation across all of its tickets (each message
+   * says its ticket, so the client draws where attendances started and ended), 20 a page, page 1
+   * the newest, each page oldest first. The ticket's own user reading it marks it read.
+   */
+  async list(actor: AuthUser, ticketId: number, pageNumber: number): Promise<MessagesPage> {
+    const ticket = await this.visibleTicket(actor, ticketId);
+    if (ticket.userId === actor.id) await this.markRead(ticket);
+    const db = this.infra.db;
+    const history = () =>
+      // The tickets are the company's contact's, so no company filter here: one would lead SQLite
+      // to walk the company's messages instead of the (ticket_id, created_at) index.
+      Message.query(db).whereIn('messages.ticketId', Ticket.query(db).select('id').where({ companyId: ticket.companyId, contactId: ticket.contactId }));
+    const offset = (pageNumber - 1) * MESSAGES_PAGE_SIZE;
+    const [newestFirst, count] = await Promise.all([
+      history().withGraphFetched('quotedMsg').orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(MESSAGES_PAGE_SIZE).offset(offset),
+      history().resultSize(),
+    ]);
+    return { messages: newestFirst.reverse().map(toMessageView), ticket, count, hasMore: offset + newestFirst.length < count };
+  }
+
+  /**
+   * Everything of the ticket is read: its messages, its unread count (updateUnread to its
+   * audience) and, best effort, the customer's phone (blue ticks). The ticket keeps its place in
+   * the lists: its updatedAt does not change.
+   */
+  async markRead(ticket: Pick<Ticket, 'id' | 'companyId' | 'userId' | 'queueId' | 'whatsappId' | 'contactId' | 'unreadMessages'>): Promise<void> {
+    const db = this.infra.db;
+    const unread = (await db('messages').where({ ticketId: ticket.id, read: false }).select('wid', 'fromMe')) as { wid: string; fromMe: boolean | number }[];
+    if (unread.length === 0 && ticket.unreadMessages === 0) return;
+    if (unread.length > 0) await db('messages').where({ ticketId: ticket.id, read: false }).update({ read: true });
+    await db('tickets').where({ id: ticket.id }).update({ unreadMessages: 0 });
+    ticket.unreadMessages = 0;
+    this.deps.events.unreadReset(ticket as Ticket);
+    const inbound = unread.filter((m) => !m.fromMe).map((m) => m.wid);
+    if (inbound.length === 0) return;
+    chatOf(db, this.deps.sessions, ticket)
+      .then(({ driver, to }) => driver.markRead(to, inbound))
+      .catch((err: unknown) => this.infra.log.debug({ err, ticketId: ticket.id }, 'read receipts not sent'));
+  }
+
+  /**
+   * POST /messages/:ticketId: a text, files (the caption on the first) or a quick reply's
+   * attachment, each queued for sending. Only on an open ticket, by its user or an admin.
+   */
+  async send(actor: AuthUser, ticketId: number, request: SendRequest): Promise<MessageView[]> {
+    const ticket = await this.visibleTicket(actor, ticketId);
+    if (ticket.status !== 'open') throw new AppError('ERR_TICKET_NOT_OPEN', 400, 'Accept or reopen the ticket to send messages');
+    if (!isAdmin(actor) && ticket.userId !== actor.id) throw new ForbiddenError();
+    const files = [...(request.files ?? [])];
+    if (request.quickMessageId !== undefined) {
+      const reply = await this.quickReply(actor, request.quickMessageId);
+      if (reply.mediaPath) {
+        files.push({ name: reply.mediaName ?? reply.mediaPath, data: await this.infra.media.read(actor.companyId, reply.mediaPath) });
+      }
+    }
+    // A blank caption is no caption; a blank text is refused.
+    const body = request.body.trim() ? request.body : '';
+    if (!body && files.length === 0) throw new ValidationError('body: Obrigatório');
+    const quotedMsgId = request.quotedMsgId ? await this.quotable(ticket, request.quotedMsgId) : null;
+
+    const base = { companyId: actor.companyId, ticketId: ticket.id, userId: actor.id, quotedMsgId };
+    const outgoing: OutgoingMessage[] = [];
+    if (files.length === 0) outgoing.push({ ...base, body });
+    for (const [index, file] of files.entries()) {
+      // Each message owns its copy (a quick reply's file may be replaced or removed later).
+      const stored = await this.infra.media.save(actor.companyId, file.name, file.data);
+      const kind = outgoingMediaKind(file.name, request.ptt);
+      outgoing.push({
+        ...base,
+        body: index === 0 ? body : '',
+        media: { path: stored, name: file.name, mime: kind.mime, type: kind.type, ptt: kind.ptt },
+      });
+    }
+    const sent: MessageView[] = [];
+    for (const message of outgoing) {
+      const queued = await this.deps.outbound.enqueue(message);
+      sent.push(toMessageView((await loadMessage(this.infra.db, queued.id)) ?? queued));
+    }
+    return sent;
+  }
+
+  /**
+   * DELETE /messages/:id: a message the company sent, by its author or an admin. One not sent yet
+   * is withdrawn; a sent one is deleted for everyone on WhatsApp first (ERR_DELETE_WAPP_MSG when
+   * that fails, and nothing changes).
+   */
+  async remove(actor: AuthUser, id: number): Promise<MessageView> {
+    const message = await this.companyMessage(actor, id);
+    if (!message.fromMe || (!isAdmin(actor) && message.userId !== actor.id)) throw new ForbiddenError();
+    if (message.isDeleted) return toMessageView(message);
+    const withdrawn = message.sendStatus === 'failed' || (message.sendStatus === 'queued' && (await this.deps.outbound.withdraw(message)));
+    if (!withdrawn) {
+      try {
+        const { driver, to } = await chatOf(this.infra.db, this.deps.sessions, await this.ticketOf(message));
+        await driver.delete(to, message.wid);
+      } catch (err) {
+        this.infra.log.info({ err, messageId: message.id }, 'message not deleted on WhatsApp');
+        throw new AppError('ERR_DELETE_WAPP_MSG', 400, 'Could not delete the message from WhatsApp');
+      }
+    }
+    await Message.query(this.infra.db).findById(message.id).patch({ isDeleted: true });
+    return toMessageView((await publishMessage(this.infra.db, this.deps.events, 'update', message.id))!);
+  }
+
+  /** PUT /messages/:id: the author edits a text they sent; WhatsApp first (ERR_EDIT_WAPP_MSG when that fails). */
+  async edit(actor: AuthUser, id: number, body: string): Promise<MessageView> {
+    const message = await this.companyMessage(actor, id);
+    if (!message.fromMe || message.userId !== actor.id) throw new ForbiddenError();
+    if (message.mediaPath || message.isDeleted || message.sendStatus !== 'sent') {
+      throw new AppError('ERR_EDIT_WAPP_MSG', 400, 'Only a sent text message can be edited');
+    }
+    try {
+      const { driver, to } = await chatOf(this.infra.db, this.deps.sessions, await this.ticketOf(message));
+      await driver.edit(to, message.wid, body);
+    } catch (err) {
+      this.infra.log.info({ err, messageId: message.id }, 'message not edited on WhatsApp');
+      throw new AppError('ERR_EDIT_WAPP_MSG', 400, 'Could not edit the message on WhatsApp');
+    }
+    await Message.query(this.infra.db).findById(message.id).patch({ body, isEdited: true });
+    const lastChanged = await this.refreshLastMessage(message);
+    return toMessageView((await publishMessage(this.infra.db, this.deps.events, 'update', message.id, lastChanged))!);
+  }
+
+  // ---- what the provider reports --------------------------------------------------------------
+
+  /** Acks only grow: a late or replayed lower one changes nothing. */
+  private async acked(event: ProviderEvent & { ack: number }): Promise<void> {
+    const changed = await this.byWid(event).where('ack', '<', event.ack).update({ ack: event.ack, updatedAt: new Date().toISOString() });
+    if (changed > 0) await this.announce(event);
+  }
+
+  private async revoked(event: ProviderEvent): Promise<void> {
+    const changed = await this.byWid(event).where('isDeleted', false).update({ isDeleted: true, updatedAt: new Date().toISOString() });
+    if (changed > 0) await this.announce(event);
+  }
+
+  private async edited(event: ProviderEvent & { body: string }): Promise<void> {
+    const changed = await this.byWid(event).update({ body: event.body, isEdited: true, updatedAt: new Date().toISOString() });
+    if (changed === 0) return;
+    const message = await Message.query(this.infra.db).findOne({ companyId: event.companyId, wid: event.id });
+    if (message) await publishMessage(this.infra.db, this.deps.events, 'update', message.id, await this.refreshLastMessage(message));
+  }
+
+  private byWid(event: ProviderEvent) {
+    return this.infra.db('messages').where({ companyId: event.companyId, wid: event.id });
+  }
+
+  private async announce(event: ProviderEvent): Promise<void> {
+    const message = await Message.query(this.infra.db).findOne({ companyId: event.companyId, wid: event.id }).select('id');
+    if (message) await publishMessage(this.infra.db, this.deps.events, 'update', message.id);
+  }
+
+  // ---- helpers ------------------------------------------------------------------------------
+
+  /** A ticket of the caller's company (404 otherwise) that the caller may see (403 otherwise). */
+  private async visibleTicket(actor: AuthUser, ticketId: number): Promise<Ticket> {
+    const ticket = await loadTicket(this.infra.db, actor.companyId, ticketId);
+    if (!ticket) throw new NotFoundError('ERR_NO_TICKET_FOUND');
+    if (!canSee(await loadViewer(this.infra.db, actor), ticket)) throw new ForbiddenError();
+    return ticket;
+  }
+
+  private async companyMessage(actor: AuthUser, id: number): Promise<Message> {
+    const message = await Message.query(this.infra.db).findOne({ id, companyId: actor.companyId }).withGraphFetched('quotedMsg');
+    if (!message) throw new NotFoundError(NO_MESSAGE);
+    return message;
+  }
+
+  private async ticketOf(message: Message): Promise<Pick<Ticket, 'whatsappId' | 'contactId'>> {
+    const ticket = (await this.infra.db('tickets').where({ id: message.ticketId }).first('whatsappId', 'contactId')) as
+      | Pick<Ticket, 'whatsappId' | 'contactId'>
+      | undefined;
+    if (!ticket) throw new NotFoundError('ERR_NO_TICKET_FOUND');
+    return ticket;
+  }
+
+  /** A quick reply the caller may use: their own or one shared with the company. */
+  private async quickReply(actor: AuthUser, id: number): Promise<QuickMessage> {
+    const reply = await QuickMessage.query(this.infra.db)
+      .findOne({ id, companyId: actor.companyId })
+      .where((w) => w.where('geral', true).orWhere('userId', actor.id));
+    if (!reply) throw new NotFoundError('ERR_NO_QUICK_MESSAGE_FOUND');
+    return reply;
+  }
+
+  /** The id of a message of this contact's conversation, to reply to. */
+  private async quotable(ticket: Ticket, id: number): Promise<number> {
+    const quoted = await Message.query(this.infra.db)
+      .findOne({ 'messages.id': id, 'messages.companyId': ticket.companyId })
+      .join('tickets', 'tickets.id', 'messages.ticketId')
+      .where('tickets.contactId', ticket.contactId)
+      .select('messages.id');
+    if (!quoted) throw new ValidationError('quotedMsg: not a message of this conversation');
+    return quoted.id;
+  }
+
+  /**
+   * The ticket's lastMessage follows an edit of its newest message (its place in the lists
+   * stays). Answers whether it changed.
+   */
+  private async refreshLastMessage(message: Pick<Message, 'id' | 'ticketId'>): Promise<boolean> {
+    const db = this.infra.db;
+    const newest = (await db('messages').where({ ticketId: message.ticketId }).orderBy('createdAt', 'desc').orderBy('id', 'desc').first('id', 'body')) as
+      | { id: number; body: string }
+      | undefined;
+    if (newest?.id !== message.id) return false;
+    await db('tickets').where({ id: message.ticketId }).update({ lastMessage: newest.body });
+    return true;
+  }
+}

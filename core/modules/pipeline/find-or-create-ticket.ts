@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { Ticket } from '../tickets/ticket.model.js';
+import { tracking } from '../tickets/tracking.js';
+
+/** The contact and connection a ticket belongs to. */
+export interface TicketKey {
+  companyId: number;
+  contactId: number;
+  whatsappId: number;
+  isGroup: boolean;
+}
+
+/**
+ * The ticket a contact's message goes to (docs/decisions.md, Inbound pipeline): the open or
+ * pending ticket of the contact on that connection. Closed tickets are history and never come
+ * back; the partial unique index keeps one open or pending ticket per contact and connection.
+ */
+export async function activeTicketOf(db: Knex, key: TicketKey): Promise<Ticket | undefined> {
+  return Ticket.query(db)
+    .where({ companyId: key.companyId, contactId: key.contactId, whatsappId: key.whatsappId })
+    .whereIn('status', ['open', 'pending'])
+    .first();
+}
+
+/** The contact's latest closed ticket on the connection (a rating answer may be due on it). */
+export async function lastClosedTicketOf(db: Knex, key: TicketKey): Promise<Ticket | undefined> {
+  // A contact belongs to one company: by contact alone, so SQLite takes the contact index rather
+  // than walking the company's closed tickets.
+  return Ticket.query(db)
+    .where({ contactId: key.contactId, whatsappId: key.whatsappId, status: 'closed' })
+    .orderBy('updatedAt', 'desc')
+    .orderBy('id', 'desc')
+    .first();
+}
+
+/** A new pending ticket, without queue or user, with its first attendance row. */
+export async function createPendingTicket(db: Knex, key: TicketKey): Promise<Ticket> {
+  const ticket = await Ticket.query(db).insert({
+    companyId: key.companyId,
+    uuid: randomUUID(),
+    status: 'pending',
+    unreadMessages: 0,
+    lastMessage: '',
+    isGroup: key.isGroup,
+    fromMe: false,
+    userId: null,
+    contactId: key.contactId,
+    whatsappId: key.whatsappId,
+    queueId: null,
+    queueOptionId: null,
+    chatbot: false,
+    useIntegration: false,
+    integrationId: null,
+    promptId: null,
+    amountUsedBotQueues: 0,
+  });
+  await tracking.current(db, ticket);
+  return ticket;
+}

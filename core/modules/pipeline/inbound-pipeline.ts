@@ -1,0 +1,310 @@
+import type { Knex } from 'knex';
+import objection from 'objection';
+import type { Infrastructure } from '../../container.js';
+import type { SessionManager } from '../../channels/session-manager.js';
+import type { NormalizedMessage } from '../../channels/driver.js';
+import { Events } from '../../events/event-bus.js';
+import type { Contact } from '../contacts/contact.model.js';
+import { refreshWhatsappContact, upsertWhatsappContact } from '../contacts/contacts.service.js';
+import { loadMessage } from '../messages/message-events.js';
+import type { Message } from '../messages/message.model.js';
+import type { OutboundService } from '../messages/outbound.service.js';
+import type { SettingsService } from '../settings/settings.service.js';
+import { renderTemplate } from '../tickets/templates.js';
+import type { TicketEvents } from '../tickets/ticket-events.js';
+import { loadTicket } from '../tickets/ticket-view.js';
+import type { Ticket } from '../tickets/ticket.model.js';
+import { Chatbot } from './chatbot/chatbot.js';
+import { ProfilePictures } from './profile-pictures.js';
+import { activeTicketOf, createPendingTicket, type TicketKey } from './find-or-create-ticket.js';
+import { KeyedSerializer } from './keyed-serializer.js';
+import { wallTime } from './out-of-hours.js';
+import { PipelineCache } from './pipeline-cache.js';
+import { takeRatingAnswer } from './rating.js';
+import { TicketGraphs } from './ticket-graph.js';
+import { insertMessage, messageByWid, touchTicket } from './store-message.js';
+
+const { UniqueViolationError } = objection;
+
+/** `message.received` */
+export interface MessageReceived {
+  connectionId: number;
+  companyId: number;
+  message: NormalizedMessage;
+}
+
+/** `call.received` */
+export interface CallReceived {
+  connectionId: number;
+  companyId: number;
+  from: { number: string; name: string };
+  timestamp: string;
+}
+
+/** `contact.seen` */
+export interface ContactSeen {
+  connectionId: number;
+  companyId: number;
+  number: string;
+  name?: string;
+  lid?: string;
+  profilePicUrl?: string;
+}
+
+/** Sent when the company turned calls off (setting `call` disabled). */
+export const CALLS_DISABLED_MESSAGE =
+  '*Mensagem Automática:*\n\nAs chamadas de voz e vídeo estão desabilitadas para esse WhatsApp, favor enviar uma mensagem de texto. Obrigado';
+
+/** A write lost a race on a unique index (another delivery or process): tried again from the start. */
+const ATTEMPTS = 3;
+
+/** What one stored message left behind for the steps after the commit. */
+interface Stored {
+  message: Message;
+  ticket: Ticket;
+  contact: Contact;
+  contactChanged: boolean;
+  createdTicket: boolean;
+  /** The message answered a rating question (stored on the closed ticket). */
+  rate?: number;
+}
+
+/** A replay whose stored copy lacked the media this delivery has: the copy was completed. */
+interface MediaFilled {
+  filled: Message;
+}
+
+function isBroadcast(chatId: string): boolean {
+  return chatId === 'status' || chatId.includes('broadcast');
+}
+
+/** Nothing to show: no text, media, location or contact card (protocol noise the driver let through). */
+function isEmpty(message: NormalizedMessage): boolean {
+  return !message.body.trim() && !message.mediaType && !message.media && !message.location && message.vcard === undefined;
+}
+
+/**
+ * The inbound pipeline (DESIGN §5): every message a driver reports becomes a contact, a ticket and
+ * a stored message, then the bot steps run and the live events go out.
+ *
+ * Events of one chat (connection + chat id) are handled one at a time in the order they came, and
+ * different chats side by side. The bus handler only queues the work, so a busy chat never holds
+ * up the connection's other chats; a failure is logged and the chat's next message goes on.
+ */
+export class InboundPipeline {
+  private readonly serializer: KeyedSerializer;
+  private readonly cache: PipelineCache;
+  private readonly chatbot: Chatbot;
+  private readonly pictures: ProfilePictures;
+  private readonly graphs: TicketGraphs;
+
+  constructor(
+    private readonly infra: Infrastructure,
+    private readonly deps: {
+      settings: SettingsService;
+      outbound: OutboundService;
+      events: TicketEvents;
+      sessions: SessionManager;
+    },
+  ) {
+    const log = infra.log.child({ part: 'pipeline' });
+    this.serializer = new KeyedSerializer((err, key) => log.error({ err, chat: key }, 'inbound event not handled'));
+    this.cache = new PipelineCache(infra, deps.settings);
+    this.graphs = new TicketGraphs(infra.db, this.cache);
+    this.chatbot = new Chatbot(infra, { cache: this.cache, graphs: this.graphs, outbound: deps.outbound, events: deps.events });
+    this.pictures = new ProfilePictures(infra, { sessions: deps.sessions, events: deps.events });
+  }
+
+  /** Subscribes to the driver events on the bus. */
+  start(): void {
+    const { bus } = this.infra;
+    bus.on(
+      Events.messageReceived,
+      (event) => {
+        const received = event.payload as MessageReceived;
+        void this.serializer.run(this.chatKey(received.connectionId, received.message.chatId), () => this.receive(received));
+      },
+      'pipeline',
+    );
+    bus.on(
+      Events.callReceived,
+      (event) => {
+        const call = event.payload as CallReceived;
+        void this.serializer.run(this.chatKey(call.connectionId, call.from.number), () => this.call(call));
+      },
+      'pipeline',
+    );
+    bus.on(
+      Events.contactSeen,
+      (event) => {
+        const seen = event.payload as ContactSeen;
+        void this.serializer.run(this.chatKey(seen.connectionId, seen.number), () => this.seen(seen));
+      },
+      'pipeline',
+    );
+  }
+
+  /** Resolves once every event received so far is handled (shutdown, before the database closes; tests). */
+  async idle(): Promise<void> {
+    await this.serializer.idle();
+    await this.pictures.idle();
+  }
+
+  private chatKey(connectionId: number, chat: string): string {
+    return `${connectionId}:${chat}`;
+  }
+
+  // ---- messages ---------------------------------------------------------------------------------
+
+  private async receive(received: MessageReceived): Promise<void> {
+    const { connectionId, companyId, message } = received;
+    if (isBroadcast(message.chatId) || isEmpty(message)) return;
+    if (message.isGroup && (await this.cache.setting(companyId, 'CheckMsgIsGroup')) === 'enabled') return;
+
+    const outcome = await this.retrying(() => this.infra.db.transaction((trx) => this.store(trx, received)));
+    if (!outcome) return;
+    if ('filled' in outcome) {
+      const [filled, ticket] = await Promise.all([loadMessage(this.infra.db, outcome.filled.id), loadTicket(this.infra.db, companyId, outcome.filled.ticketId)]);
+      if (filled && ticket) this.deps.events.message('update', filled, ticket);
+      return;
+    }
+
+    const { ticket, contact } = outcome;
+    await this.announce(connectionId, outcome);
+    this.pictures.refresh(connectionId, contact);
+
+    if (outcome.rate !== undefined) {
+      await this.thankForRating(connectionId, ticket, contact);
+      return;
+    }
+    const botMayRun = !message.fromMe && !message.isGroup && ticket.status === 'pending' && ticket.userId === null;
+    if (botMayRun) {
+      await this.chatbot.handle({ ticket, contact, connectionId, text: message.body, firstMessage: outcome.createdTicket });
+    }
+  }
+
+  /**
+   * One message in one transaction: the replay check, the contact, the ticket (or the rating
+   * answer's closed ticket), the message and the ticket's counters. Answers undefined for a replay
+   * or the echo of a message Atende sent (already stored under the same provider id).
+   */
+  private async store(trx: Knex.Transaction, received: MessageReceived): Promise<Stored | MediaFilled | undefined> {
+    const { connectionId, companyId, message } = received;
+    const existing = await messageByWid(trx, companyId, message.id);
+    if (existing) {
+      if (existing.mediaPath || !message.media) return undefined;
+      const filled = await existing.$query(trx).patchAndFetch({
+        mediaType: message.mediaType ?? existing.mediaType,
+        mediaPath: message.media.path,
+        mediaName: message.media.name,
+        mediaMime: message.media.mimeType,
+      });
+      return { filled };
+    }
+
+    // The chat's contact: the person (or group) the company talks to, also for own-device messages.
+    const { contact, changed } = await upsertWhatsappContact(trx, {
+      companyId,
+      number: message.chatId,
+      name: message.isGroup || message.fromMe ? '' : message.from.name,
+      isGroup: message.isGroup,
+      whatsappId: connectionId,
+    });
+    const key: TicketKey = { companyId, contactId: contact.id, whatsappId: connectionId, isGroup: message.isGroup };
+    let ticket = await activeTicketOf(trx, key);
+    let createdTicket = false;
+    let rate: number | undefined;
+    if (!ticket && !message.fromMe && !message.isGroup) {
+      const answer = await takeRatingAnswer(trx, key, message.body);
+      if (answer) ({ ticket, rate } = answer);
+    }
+    if (!ticket) {
+      ticket = await createPendingTicket(trx, key);
+      createdTicket = true;
+    }
+    const row = await insertMessage(trx, { companyId, ticket, contactId: contact.id, message });
+    ticket = await touchTicket(trx, ticket, message);
+    return { message: row, ticket, contact, contactChanged: changed, createdTicket, rate };
+  }
+
+  /** After the commit: the new message and its ticket to the ticket's audience, a new or renamed contact to the company. */
+  private async announce(connectionId: number, stored: Stored): Promise<void> {
+    const ticket = await this.graphs.of(stored.ticket, stored.contact, await this.cache.connection(connectionId));
+    this.deps.events.message('create', stored.message, ticket);
+    this.deps.events.updated(ticket);
+    if (stored.contactChanged) this.deps.events.contact(stored.contact);
+  }
+
+  /** The rating was recorded: the connection's completion message closes the conversation. */
+  private async thankForRating(connectionId: number, ticket: Ticket, contact: Contact): Promise<void> {
+    const profile = await this.cache.connection(connectionId);
+    const text = profile?.whatsapp.complationMessage.trim();
+    if (!text) return;
+    const timeZone = await this.cache.setting(ticket.companyId, 'timezone');
+    const body = renderTemplate(text, { name: contact.name, timeZone, ticketId: ticket.id });
+    await this.deps.outbound.enqueue({ companyId: ticket.companyId, ticketId: ticket.id, body, userId: null });
+  }
+
+  // ---- calls and contacts ----------------------------------------------------------------------
+
+  /**
+   * A missed call becomes a call_log message on the caller's ticket (a new pending one when there
+   * is none); with calls turned off the caller is asked to write instead.
+   */
+  private async call(call: CallReceived): Promise<void> {
+    const { connectionId, companyId } = call;
+    const settings = await this.cache.companySettings(companyId);
+    const at = new Date(call.timestamp);
+    const when = Number.isNaN(at.getTime()) ? new Date() : at;
+    const message: NormalizedMessage = {
+      // One log per call however often the provider repeats the offer.
+      id: `CALL-${call.from.number}-${when.getTime()}`,
+      chatId: call.from.number,
+      isGroup: false,
+      fromMe: false,
+      from: call.from,
+      body: `Chamada de voz/vídeo perdida às ${wallTime(when, settings.timezone).time}`,
+      mediaType: 'call_log',
+      timestamp: when.toISOString(),
+    };
+    const outcome = await this.retrying(() =>
+      this.infra.db.transaction(async (trx): Promise<Stored | undefined> => {
+        if (await messageByWid(trx, companyId, message.id)) return undefined;
+        const { contact, changed } = await upsertWhatsappContact(trx, {
+          companyId,
+          number: message.chatId,
+          name: call.from.name,
+          isGroup: false,
+          whatsappId: connectionId,
+        });
+        const key: TicketKey = { companyId, contactId: contact.id, whatsappId: connectionId, isGroup: false };
+        const active = await activeTicketOf(trx, key);
+        const ticket = active ?? (await createPendingTicket(trx, key));
+        const row = await insertMessage(trx, { companyId, ticket, contactId: contact.id, message });
+        return { message: row, ticket: await touchTicket(trx, ticket, message), contact, contactChanged: changed, createdTicket: !active };
+      }),
+    );
+    if (!outcome) return;
+    await this.announce(connectionId, outcome);
+    if (settings.call === 'disabled') {
+      await this.deps.outbound.enqueue({ companyId, ticketId: outcome.ticket.id, body: CALLS_DISABLED_MESSAGE, userId: null });
+    }
+  }
+
+  /** A name or picture learned for a known contact; unknown numbers are not created here. */
+  private async seen(seen: ContactSeen): Promise<void> {
+    const contact = await refreshWhatsappContact(this.infra.db, seen.companyId, seen.number, { name: seen.name, profilePicUrl: seen.profilePicUrl });
+    if (contact) this.deps.events.contact(contact);
+  }
+
+  /** Runs a write again when it lost a race on a unique index; the next attempt sees the winner's row. */
+  private async retrying<T>(write: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await write();
+      } catch (err) {
+        if (!(err instanceof UniqueViolationError) || attempt >= ATTEMPTS) throw err;
+      }
+    }
+  }
+}

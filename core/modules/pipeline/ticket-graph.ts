@@ -1,0 +1,56 @@
+import type { Knex } from 'knex';
+import type { Contact } from '../contacts/contact.model.js';
+import type { Queue } from '../queues/queue.model.js';
+import type { Tag } from '../tags/tag.model.js';
+import type { Ticket } from '../tickets/ticket.model.js';
+import type { User } from '../users/user.model.js';
+import type { Whatsapp } from '../whatsapp/whatsapp.model.js';
+import { TtlCache } from './memo.js';
+import { PIPELINE_CACHE_MS, type ConnectionProfile, type PipelineCache } from './pipeline-cache.js';
+
+/**
+ * The ticket with the graph live events carry (the shape of withTicketGraph in ticket-view.ts),
+ * assembled from what the pipeline already holds: the ticket and contact it just wrote, the
+ * connection and its queues from the cache. Only the tags (and an agent's name, cached briefly)
+ * are read, instead of one query per relation: the pipeline does this for every message.
+ */
+export class TicketGraphs {
+  private readonly users = new TtlCache<number, Pick<User, 'id' | 'name'> | null>(PIPELINE_CACHE_MS);
+
+  constructor(
+    private readonly db: Knex,
+    private readonly cache: PipelineCache,
+  ) {}
+
+  async of(ticket: Ticket, contact: Contact, profile: ConnectionProfile | undefined): Promise<Ticket> {
+    const [tags, user, queue] = await Promise.all([
+      this.db('tags')
+        .join('ticketTags', 'ticketTags.tagId', 'tags.id')
+        .where('ticketTags.ticketId', ticket.id)
+        .select('tags.id', 'tags.name', 'tags.color') as Promise<Pick<Tag, 'id' | 'name' | 'color'>[]>,
+      ticket.userId === null ? null : this.user(ticket.userId),
+      ticket.queueId === null || !profile ? null : this.cache.queue(profile, ticket.queueId),
+    ]);
+    const whatsapp: Pick<Whatsapp, 'id' | 'name'> | null = profile && ticket.whatsappId === profile.whatsapp.id ? { id: profile.whatsapp.id, name: profile.whatsapp.name } : null;
+    const summary = queue ? ({ id: queue.queue.id, name: queue.queue.name, color: queue.queue.color } as Queue) : null;
+    return Object.assign(ticket, {
+      contact: {
+        id: contact.id,
+        uuid: contact.uuid,
+        name: contact.name,
+        number: contact.number,
+        email: contact.email,
+        profilePicUrl: contact.profilePicUrl,
+        isGroup: contact.isGroup,
+      } as Contact,
+      queue: summary,
+      user: user as User | null,
+      whatsapp: whatsapp as Whatsapp | null,
+      tags: tags as Tag[],
+    });
+  }
+
+  private user(id: number): Promise<Pick<User, 'id' | 'name'> | null> {
+    return this.users.get(id, async () => ((await this.db('users').where({ id }).first('id', 'name')) as Pick<User, 'id' | 'name'> | undefined) ?? null);
+  }
+}

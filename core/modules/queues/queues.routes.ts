@@ -1,0 +1,42 @@
+import Router from '@koa/router';
+import type { Container } from '../../container.js';
+import type { AppRouter, AppState } from '../../http/context.js';
+import { requireAdmin, requireAuth } from '../../http/auth.middleware.js';
+import { routeId, validate } from '../../http/validate.js';
+import { listQueuesQuery, queueCreateSchema, queueUpdateSchema } from './queues.schema.js';
+import { QueuesService } from './queues.service.js';
+
+/** /api/queue: every user of the company reads the queues; admins write them. */
+export function queuesRoutes(c: Container): AppRouter {
+  const router = new Router<AppState>();
+  const queues = new QueuesService(c, c.services.plans);
+  const auth = requireAuth(c);
+  const adminOnly = [auth, requireAdmin()];
+
+  router.get('/queue', auth, async (ctx) => {
+    const { companyId } = validate(listQueuesQuery, ctx.query);
+    ctx.body = await queues.list(ctx.state.user, companyId);
+  });
+
+  router.get('/queue/:id', auth, async (ctx) => {
+    ctx.body = await queues.show(ctx.state.user, routeId(ctx.params.id, 'ERR_NO_QUEUE_FOUND'));
+  });
+
+  router.post('/queue', ...adminOnly, async (ctx) => {
+    const input = validate(queueCreateSchema, ctx.request.body);
+    ctx.status = 201;
+    ctx.body = await queues.create(ctx.state.user, input);
+  });
+
+  router.put('/queue/:id', ...adminOnly, async (ctx) => {
+    const id = routeId(ctx.params.id, 'ERR_NO_QUEUE_FOUND');
+    ctx.body = await queues.update(ctx.state.user, id, validate(queueUpdateSchema, ctx.request.body));
+  });
+
+  router.delete('/queue/:id', ...adminOnly, async (ctx) => {
+    await queues.remove(ctx.state.user, routeId(ctx.params.id, 'ERR_NO_QUEUE_FOUND'));
+    ctx.status = 204;
+  });
+
+  return router;
+}

@@ -1,0 +1,101 @@
+import type { Knex } from 'knex';
+import type { Infrastructure } from '../../container.js';
+import type { AuthUser } from '../../auth/auth-user.js';
+import { ConflictError, ForbiddenError, NotFoundError } from '../../errors.js';
+import { uniqueOr } from '../../db/unique-violation.js';
+import type { PlansService } from '../plans/plans.service.js';
+import { DEFAULT_SCHEDULES } from '../companies/companies.schema.js';
+import { Queue } from './queue.model.js';
+import type { QueueCreateInput, QueueUpdateInput } from './queues.schema.js';
+
+function colorTaken(): ConflictError {
+  return new ConflictError('ERR_QUEUE_COLOR_ALREADY_EXISTS', 'Another queue of the company already has this colour');
+}
+
+export type QueueFrame = { action: 'create' | 'update'; queue: Queue } | { action: 'delete'; queueId: number };
+
+/**
+ * The company's queues: every user reads them, admins write them (the routes check who). A colour
+ * names one queue of a company; the plan caps how many there are.
+ */
+export class QueuesService {
+  constructor(
+    private readonly infra: Pick<Infrastructure, 'db' | 'realtime'>,
+    private readonly plans: PlansService,
+  ) {}
+
+  /** Ordered queues first (by orderQueue), then the rest; by name within the same order. */
+  async list(actor: AuthUser, companyId = actor.companyId): Promise<Queue[]> {
+    if (companyId !== actor.companyId && !actor.super) throw new ForbiddenError();
+    return Queue.query(this.infra.db)
+      .where('companyId', companyId)
+      .orderByRaw('?? is null', ['orderQueue'])
+      .orderBy('orderQueue')
+      .orderBy('name')
+      .orderBy('id');
+  }
+
+  async show(actor: AuthUser, id: number): Promise<Queue> {
+    return this.find(actor.companyId, id, this.infra.db);
+  }
+
+  async create(actor: AuthUser, input: QueueCreateInput): Promise<Queue> {
+    const companyId = actor.companyId;
+    const queue = await this.infra.db.transaction(async (trx) => {
+      await this.plans.assertWithinLimit(companyId, 'queues', trx);
+      await this.assertColorFree(trx, companyId, input.color);
+      const { promptId, integrationId, schedules, ...fields } = input;
+      return uniqueOr(
+        () =>
+          Queue.query(trx).insertAndFetch({
+            ...fields,
+            companyId,
+            promptId: promptId ?? null,
+            integrationId: integrationId ?? null,
+            schedules: schedules ?? DEFAULT_SCHEDULES,
+          }),
+        colorTaken,
+      );
+    });
+    this.publish(companyId, { action: 'create', queue });
+    return queue;
+  }
+
+  async update(actor: AuthUser, id: number, input: QueueUpdateInput): Promise<Queue> {
+    const queue = await this.infra.db.transaction(async (trx) => {
+      const current = await this.find(actor.companyId, id, trx);
+      if (input.color !== undefined) await this.assertColorFree(trx, actor.companyId, input.color, id);
+      return uniqueOr(() => current.$query(trx).patchAndFetch(input), colorTaken);
+    });
+    this.publish(actor.companyId, { action: 'update', queue });
+    return queue;
+  }
+
+  /**
+   * The foreign keys detach the queue from users and connections (their link rows go), from
+   * tickets and connections' transfer queue (set to null), and take its chatbot options along.
+   */
+  async remove(actor: AuthUser, id: number): Promise<void> {
+    const deleted = await Queue.query(this.infra.db).where({ companyId: actor.companyId, id }).delete();
+    if (deleted === 0) throw new NotFoundError('ERR_NO_QUEUE_FOUND');
+    this.publish(actor.companyId, { action: 'delete', queueId: id });
+  }
+
+  /** A queue of the company, or 404 ERR_NO_QUEUE_FOUND (another company's id included). */
+  async find(companyId: number, id: number, db: Knex): Promise<Queue> {
+    const queue = await Queue.query(db).findOne({ companyId, id });
+    if (!queue) throw new NotFoundError('ERR_NO_QUEUE_FOUND');
+    return queue;
+  }
+
+  /** Colours compare without case: '#FF0000' and '#ff0000' are the same colour. */
+  private async assertColorFree(db: Knex, companyId: number, color: string, exceptId?: number): Promise<void> {
+    const query = Queue.query(db).where('companyId', companyId).whereRaw('lower(??) = ?', ['color', color.toLowerCase()]);
+    if (exceptId !== undefined) query.whereNot('id', exceptId);
+    if (await query.select('id').first()) throw colorTaken();
+  }
+
+  private publish(companyId: number, data: QueueFrame): void {
+    this.infra.realtime.publish(companyId, `company-${companyId}-queue`, data);
+  }
+}

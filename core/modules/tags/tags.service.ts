@@ -1,0 +1,166 @@
+import type { Knex } from 'knex';
+import type objection from 'objection';
+import type { Infrastructure } from '../../container.js';
+import { isAdmin, type AuthUser } from '../../auth/auth-user.js';
+import { ForbiddenError, NotFoundError } from '../../errors.js';
+import { Tag } from './tag.model.js';
+import { TAGS_PAGE_SIZE, type CreateTagInput, type SyncTagsInput, type UpdateTagInput } from './tags.schema.js';
+
+/** A tag as the API shows it, with how many tickets carry it. */
+export interface TagView {
+  id: number;
+  companyId: number;
+  name: string;
+  color: string;
+  kanban: number;
+  userId: number | null;
+  ticketsCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+type TagRow = Tag & { ticketsCount?: number | string };
+
+function toView(tag: TagRow): TagView {
+  return {
+    id: tag.id,
+    companyId: tag.companyId,
+    name: tag.name,
+    color: tag.color,
+    kanban: tag.kanban,
+    userId: tag.userId,
+    // PostgreSQL answers count(*) as a string (bigint).
+    ticketsCount: Number(tag.ticketsCount ?? 0),
+    createdAt: tag.createdAt,
+    updatedAt: tag.updatedAt,
+  };
+}
+
+/** `%term%` for LIKE, with the wildcards in the term itself escaped by '!'. */
+function likePattern(term: string): string {
+  return `%${term.replace(/[!%_]/g, '!$&')}%`;
+}
+
+/** The spec (§6): only admins and supervisors see the Kanban switch; the server holds the same line. */
+export function maySetKanban(actor: AuthUser): boolean {
+  return isAdmin(actor) || actor.profile === 'supervisor';
+}
+
+/**
+ * Tags of a company. Every user of the company creates and edits them (the Tags page is in the
+ * main section); only admins delete; the kanban flag is for admins and supervisors.
+ */
+export class TagsService {
+  constructor(private readonly infra: Pick<Infrastructure, 'db' | 'realtime'>) {}
+
+  /** GET /tags: by name, 20 a page, each with its tickets count. */
+  async list(actor: AuthUser, query: { searchParam: string; pageNumber: number }): Promise<{ tags: TagView[]; count: number; hasMore: boolean }> {
+    const filtered = () => {
+      const q = Tag.query(this.infra.db).where('tags.companyId', actor.companyId);
+      if (query.searchParam) q.whereRaw("lower(??) like ? escape '!'", ['tags.name', likePattern(query.searchParam)]);
+      return q;
+    };
+    const offset = (query.pageNumber - 1) * TAGS_PAGE_SIZE;
+    const [tags, count] = await Promise.all([
+      this.withCount(filtered()).orderBy('tags.name').orderBy('tags.id').limit(TAGS_PAGE_SIZE).offset(offset),
+      filtered().resultSize(),
+    ]);
+    return { tags: tags.map(toView), count, hasMore: offset + tags.length < count };
+  }
+
+  /** GET /tags/list: every tag of the company, by name, for selects and the kanban lanes. */
+  async listAll(actor: AuthUser): Promise<TagView[]> {
+    const tags = await this.withCount(Tag.query(this.infra.db).where('tags.companyId', actor.companyId)).orderBy('tags.name').orderBy('tags.id');
+    return tags.map(toView);
+  }
+
+  async show(actor: AuthUser, id: number): Promise<TagView> {
+    return this.view(this.infra.db, actor.companyId, id);
+  }
+
+  async create(actor: AuthUser, input: CreateTagInput): Promise<TagView> {
+    if (input.kanban === 1 && !maySetKanban(actor)) throw new ForbiddenError();
+    const tag = await Tag.query(this.infra.db).insert({
+      companyId: actor.companyId,
+      name: input.name,
+      color: input.color,
+      kanban: input.kanban ?? 0,
+      userId: actor.id,
+    });
+    const view = toView(tag);
+    this.publish(actor.companyId, { action: 'create', tag: view });
+    return view;
+  }
+
+  async update(actor: AuthUser, id: number, input: UpdateTagInput): Promise<TagView> {
+    const view = await this.infra.db.transaction(async (trx) => {
+      const tag = await this.find(trx, actor.companyId, id);
+      if (input.kanban !== undefined && input.kanban !== tag.kanban && !maySetKanban(actor)) throw new ForbiddenError();
+      await tag.$query(trx).patch({
+        ...(input.name !== undefined && { name: input.name }),
+        ...(input.color !== undefined && { color: input.color }),
+        ...(input.kanban !== undefined && { kanban: input.kanban }),
+      });
+      return this.view(trx, actor.companyId, id);
+    });
+    this.publish(actor.companyId, { action: 'update', tag: view });
+    return view;
+  }
+
+  /** DELETE /tags/:id (admins): the tag leaves every ticket with it (ticket_tags cascades). */
+  async remove(actor: AuthUser, id: number): Promise<void> {
+    if (!isAdmin(actor)) throw new ForbiddenError();
+    const deleted = await Tag.query(this.infra.db).where({ id, companyId: actor.companyId }).delete();
+    if (deleted === 0) throw new NotFoundError('ERR_NO_TAG_FOUND');
+    this.publish(actor.companyId, { action: 'delete', tagId: id });
+  }
+
+  /**
+   * POST /tags/sync: replaces a ticket's tags with `tags`. The ticket and every tag must be the
+   * caller's company's. Tags whose tickets count changed are announced with the new count.
+   */
+  async sync(actor: AuthUser, input: SyncTagsInput): Promise<{ ticketId: number; tags: TagView[] }> {
+    const { ticketId } = input;
+    const { tags, changed } = await this.infra.db.transaction(async (trx) => {
+      const ticket = await trx('tickets').where({ id: ticketId, companyId: actor.companyId }).first('id');
+      if (!ticket) throw new NotFoundError('ERR_NO_TICKET_FOUND');
+      if (input.tags.length > 0) {
+        const found = await Tag.query(trx).where('companyId', actor.companyId).whereIn('id', input.tags).resultSize();
+        if (found !== input.tags.length) throw new NotFoundError('ERR_NO_TAG_FOUND');
+      }
+      const before = (await trx('ticketTags').where({ ticketId }).select('tagId')).map((row: { tagId: number }) => row.tagId);
+      await trx('ticketTags').where({ ticketId }).delete();
+      if (input.tags.length > 0) await trx('ticketTags').insert(input.tags.map((tagId) => ({ ticketId, tagId })));
+      const next = new Set(input.tags);
+      const changedIds = [...before.filter((id) => !next.has(id)), ...input.tags.filter((id) => !before.includes(id))];
+      const load = (ids: number[]) =>
+        ids.length === 0 ? Promise.resolve([]) : this.withCount(Tag.query(trx).where('tags.companyId', actor.companyId).whereIn('tags.id', ids)).orderBy('tags.name').orderBy('tags.id');
+      return { tags: (await load(input.tags)).map(toView), changed: (await load(changedIds)).map(toView) };
+    });
+    for (const tag of changed) this.publish(actor.companyId, { action: 'update', tag });
+    return { ticketId, tags };
+  }
+
+  // ---- helpers ------------------------------------------------------------------------------
+
+  private withCount(query: objection.QueryBuilder<Tag, Tag[]>): objection.QueryBuilder<Tag, TagRow[]> {
+    const count = this.infra.db('ticketTags').count('*').where('ticketTags.tagId', this.infra.db.ref('tags.id'));
+    return query.select('tags.*', count.as('ticketsCount')) as objection.QueryBuilder<Tag, TagRow[]>;
+  }
+
+  private async find(db: Knex, companyId: number, id: number): Promise<Tag> {
+    const tag = await Tag.query(db).findOne({ id, companyId });
+    if (!tag) throw new NotFoundError('ERR_NO_TAG_FOUND');
+    return tag;
+  }
+
+  private async view(db: Knex, companyId: number, id: number): Promise<TagView> {
+    const [tag] = await this.withCount(Tag.query(db).where({ 'tags.id': id, 'tags.companyId': companyId }));
+    if (!tag) throw new NotFoundError('ERR_NO_TAG_FOUND');
+    return toView(tag);
+  }
+
+  private publish(companyId: number, data: { action: 'create' | 'update'; tag: TagView } | { action: 'delete'; tagId: number }): void {
+    this.infra.realtime.publish(companyId, `company-${companyId}-tag`, data);
+  }
+}

@@ -1,0 +1,30 @@
+import Router from '@koa/router';
+import type { Container } from '../../container.js';
+import type { AppRouter, AppState } from '../../http/context.js';
+import { requireAuth } from '../../http/auth.middleware.js';
+import { routeId, validate } from '../../http/validate.js';
+import { TicketNotesService } from './ticket-notes.service.js';
+import { createNoteSchema, listNotesQuery } from './tickets.schema.js';
+
+/** /api/ticket-notes: the notes of the ticket drawer. */
+export function ticketNotesRoutes(c: Container): AppRouter {
+  const router = new Router<AppState>();
+  const notes = new TicketNotesService(c);
+  const auth = requireAuth(c);
+
+  router.get('/ticket-notes/list', auth, async (ctx) => {
+    ctx.body = await notes.list(ctx.state.user, validate(listNotesQuery, ctx.query));
+  });
+
+  router.post('/ticket-notes', auth, async (ctx) => {
+    const input = validate(createNoteSchema, ctx.request.body);
+    ctx.status = 201;
+    ctx.body = await notes.create(ctx.state.user, input);
+  });
+
+  router.delete('/ticket-notes/:id', auth, async (ctx) => {
+    ctx.body = await notes.remove(ctx.state.user, routeId(ctx.params.id, 'ERR_NO_TICKET_NOTE_FOUND'));
+  });
+
+  return router;
+}

@@ -1,0 +1,135 @@
+import type { Knex } from 'knex';
+import { isPostgres } from '../../db/database.js';
+import { nextDay, zonedDayStart } from '../contacts/zoned-day.js';
+import { whereVisible, type TicketViewer } from './ticket-access.js';
+import { Ticket } from './ticket.model.js';
+import { withTicketGraph } from './ticket-view.js';
+import { TICKETS_PAGE_SIZE, type ListTicketsQuery } from './tickets.schema.js';
+
+/** `count` stops here: counting 100,000 rows for a badge is wasted work (DESIGN §10). */
+export const TICKETS_COUNT_CAP = 1000;
+
+/** Message bodies are searched through the trigram index, which needs terms of 3 characters or more. */
+export const MESSAGE_SEARCH_MIN = 3;
+
+export interface TicketPage {
+  tickets: Ticket[];
+  /** How many tickets the filters match, up to TICKETS_COUNT_CAP. */
+  count: number;
+  hasMore: boolean;
+}
+
+/** `%term%` for LIKE, with the wildcards in the term itself escaped by '!'. */
+function likePattern(term: string): string {
+  return `%${term.replace(/[!%_]/g, '!$&')}%`;
+}
+
+/** An FTS5 phrase: with the trigram tokenizer it matches the term as a substring. */
+function ftsPhrase(term: string): string {
+  return `"${term.replace(/"/g, '""')}"`;
+}
+
+/**
+ * The condition "the ticket has a message whose body contains `term`". SQLite reads the FTS5
+ * trigram table messages_search (rowid = messages.id) and maps the matches to their tickets
+ * through the narrow index messages_ticket_of (the message rows are wide); the outer query keeps
+ * the company's tickets only. PostgreSQL: a LIKE that the pg_trgm index on lower(body) serves
+ * (migration 20261122000410).
+ */
+function whereHasMessage(db: Knex, w: Knex.QueryBuilder, companyId: number, term: string): void {
+  if (isPostgres(db)) {
+    const matches = db('messages').where('messages.companyId', companyId).whereRaw("lower(??) like ? escape '!'", ['messages.body', likePattern(term)]).select('messages.ticketId');
+    w.orWhereIn('tickets.id', matches);
+    return;
+  }
+  // The unary + keeps the planner walking the tickets in update order (see whereSearch).
+  w.orWhereRaw(
+    '+?? in (select ticket_id from messages indexed by messages_ticket_of where id in (select rowid from messages_search where messages_search match ?))',
+    ['tickets.id', ftsPhrase(term)],
+  );
+}
+
+function contactsMatching(db: Knex, companyId: number, term: string): Knex.QueryBuilder {
+  const like = likePattern(term);
+  const digits = term.replace(/[\s+().\-/]/g, '');
+  return db('contacts')
+    .where('contacts.companyId', companyId)
+    .where((w) => {
+      w.whereRaw("lower(??) like ? escape '!'", ['contacts.name', like]).orWhereRaw("?? like ? escape '!'", ['contacts.number', like]);
+      // '(11) 9876' finds 5511987…: numbers are stored as digits only.
+      if (/^\d+$/.test(digits) && digits !== term) w.orWhereRaw("?? like ? escape '!'", ['contacts.number', likePattern(digits)]);
+    })
+    .select('contacts.id');
+}
+
+/**
+ * The search condition. The matches are sets built once; on SQLite the unary + keeps the planner
+ * from turning them into index lookups whose results must all be sorted: it walks the tickets in
+ * update order and stops at the page, so a broad term ('a', typed first) costs no more than a narrow one.
+ */
+function whereSearch(db: Knex, q: Knex.QueryBuilder, companyId: number, term: string): void {
+  const plus = isPostgres(db) ? '' : '+';
+  q.where((w) => {
+    w.whereRaw(`${plus}?? in ?`, ['tickets.contactId', contactsMatching(db, companyId, term)]);
+    if ([...term].length >= MESSAGE_SEARCH_MIN) whereHasMessage(db, w, companyId, term);
+  });
+}
+
+/**
+ * The filtered `tickets` query of GET /tickets (no order, no columns). Visibility is the server's:
+ * without showAll and search, an agent's open and closed lists hold their own tickets and the
+ * pending list every pending ticket they may see; admins with showAll see the whole status.
+ */
+export function ticketsQuery(db: Knex, viewer: TicketViewer, query: ListTicketsQuery, timeZone: string): Knex.QueryBuilder {
+  const me = viewer.user.id;
+  const q = db('tickets').where('tickets.companyId', viewer.user.companyId);
+  if (query.status) q.where('tickets.status', query.status);
+
+  const searching = query.searchParam !== '';
+  if (searching || (viewer.admin && query.showAll)) whereVisible(q, viewer);
+  else if (query.status === 'pending') whereVisible(q, viewer);
+  else if (query.status) q.where('tickets.userId', me);
+  // No status (the notifications list): own tickets and the pending ones in sight.
+  else q.where((w) => w.where('tickets.userId', me).orWhere((p) => whereVisible(p.where('tickets.status', 'pending'), viewer)));
+
+  if (query.queueIds && query.queueIds.length > 0) {
+    // Agents may narrow to their own queues only; tickets without queue stay when visible.
+    const queueIds = viewer.admin ? query.queueIds : query.queueIds.filter((id) => viewer.queueIds.includes(id));
+    q.where((w) => (queueIds.length > 0 ? w.whereIn('tickets.queueId', queueIds).orWhereNull('tickets.queueId') : w.whereNull('tickets.queueId')));
+  }
+  if (query.users && query.users.length > 0) q.whereIn('tickets.userId', query.users);
+  for (const tagId of query.tags ?? []) {
+    // Every chosen tag must be on the ticket.
+    q.whereExists((e) => e.select(db.raw('1')).from('ticketTags').where('ticketTags.ticketId', db.ref('tickets.id')).where('ticketTags.tagId', tagId));
+  }
+  if (query.date) q.where('tickets.createdAt', '>=', zonedDayStart(query.date, timeZone)).where('tickets.createdAt', '<', zonedDayStart(nextDay(query.date), timeZone));
+  if (query.updatedAt) {
+    q.where('tickets.updatedAt', '>=', zonedDayStart(query.updatedAt, timeZone)).where('tickets.updatedAt', '<', zonedDayStart(nextDay(query.updatedAt), timeZone));
+  }
+  if (query.withUnreadMessages) q.where('tickets.unreadMessages', '>', 0);
+
+  if (searching) whereSearch(db, q, viewer.user.companyId, query.searchParam);
+  return q;
+}
+
+/**
+ * One page of GET /tickets with each ticket's graph. One ordered query reads the ids of the first
+ * 1000 matches (or up to the page asked for, when deeper): the page, `count` (capped) and
+ * `hasMore` all come from it, so a search runs its message match once.
+ */
+export async function listTickets(db: Knex, viewer: TicketViewer, query: ListTicketsQuery, timeZone: string): Promise<TicketPage> {
+  const offset = (query.pageNumber - 1) * TICKETS_PAGE_SIZE;
+  const rows = (await ticketsQuery(db, viewer, query, timeZone)
+    .select('tickets.id')
+    .orderBy('tickets.updatedAt', 'desc')
+    .orderBy('tickets.id', 'desc')
+    .limit(Math.max(TICKETS_COUNT_CAP, offset + TICKETS_PAGE_SIZE + 1))) as { id: number }[];
+  const ids = rows.slice(offset, offset + TICKETS_PAGE_SIZE).map((r) => r.id);
+  const tickets = ids.length === 0 ? [] : await withTicketGraph(Ticket.query(db).whereIn('tickets.id', ids));
+  const byId = new Map(tickets.map((t) => [t.id, t]));
+  return {
+    tickets: ids.map((id) => byId.get(id)!),
+    count: Math.min(rows.length, TICKETS_COUNT_CAP),
+    hasMore: rows.length > offset + TICKETS_PAGE_SIZE,
+  };
+}

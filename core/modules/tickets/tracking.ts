@@ -1,0 +1,71 @@
+import type { Knex } from 'knex';
+import type { Ticket } from './ticket.model.js';
+import { TicketTracking } from './ticket-tracking.model.js';
+
+type TicketRef = Pick<Ticket, 'id' | 'companyId' | 'whatsappId' | 'queueId' | 'userId'>;
+
+/**
+ * Ticket tracking: one row per attendance (queued → started → finished → rated), written in the
+ * same transaction as the ticket change it records. The dashboard's waiting and support times
+ * come from these rows.
+ */
+export const tracking = {
+  /** The attendance in progress (finishedAt null), created when there is none. */
+  async current(db: Knex, ticket: TicketRef): Promise<TicketTracking> {
+    const open = await TicketTracking.query(db).where({ ticketId: ticket.id, finishedAt: null }).orderBy('id', 'desc').first();
+    if (open) return open;
+    return TicketTracking.query(db).insertAndFetch({
+      companyId: ticket.companyId,
+      ticketId: ticket.id,
+      whatsappId: ticket.whatsappId,
+      queueId: ticket.queueId,
+      userId: ticket.userId,
+      queuedAt: ticket.queueId ? new Date().toISOString() : null,
+      rated: false,
+    });
+  },
+
+  async update(db: Knex, ticket: TicketRef, patch: Partial<Pick<TicketTracking, 'queueId' | 'userId' | 'queuedAt' | 'startedAt' | 'finishedAt' | 'ratingAt' | 'chatbotAt' | 'rated' | 'rate' | 'whatsappId'>>): Promise<TicketTracking> {
+    const row = await tracking.current(db, ticket);
+    return row.$query(db).patchAndFetch(patch);
+  },
+
+  /** The ticket entered a queue (or went back to waiting): the wait starts now. */
+  queued(db: Knex, ticket: TicketRef): Promise<TicketTracking> {
+    return tracking.update(db, ticket, { queueId: ticket.queueId, queuedAt: new Date().toISOString(), startedAt: null, userId: null });
+  },
+
+  /** An agent took it. */
+  started(db: Knex, ticket: TicketRef, userId: number): Promise<TicketTracking> {
+    return tracking.update(db, ticket, { userId, queueId: ticket.queueId, startedAt: new Date().toISOString(), ratingAt: null, rated: false });
+  },
+
+  /** The bot began handling it (the menu was sent); kept from the first time. */
+  async chatbot(db: Knex, ticket: TicketRef): Promise<TicketTracking> {
+    const row = await tracking.current(db, ticket);
+    return row.chatbotAt ? row : row.$query(db).patchAndFetch({ chatbotAt: new Date().toISOString() });
+  },
+
+  /** The rating question was sent; the attendance stays open until the answer (or the next close). */
+  ratingAsked(db: Knex, ticket: TicketRef): Promise<TicketTracking> {
+    return tracking.update(db, ticket, { ratingAt: new Date().toISOString() });
+  },
+
+  async finished(db: Knex, ticket: TicketRef, rate?: number): Promise<TicketTracking> {
+    const patch = rate === undefined ? {} : { rate, rated: true };
+    return tracking.update(db, ticket, { finishedAt: new Date().toISOString(), ...patch });
+  },
+
+  /**
+   * Ends whatever attendance is still open (a rating question never answered, say) so that the
+   * next tracking.current begins a fresh one: a reopened or transferred closed ticket.
+   */
+  async endAll(db: Knex, ticketId: number): Promise<void> {
+    await TicketTracking.query(db).where({ ticketId, finishedAt: null }).patch({ finishedAt: new Date().toISOString() });
+  },
+
+  /** The attendance whose rating question is waiting for the customer's answer, if any. */
+  async awaitingRating(db: Knex, ticketId: number): Promise<TicketTracking | undefined> {
+    return TicketTracking.query(db).where({ ticketId, finishedAt: null }).whereNotNull('ratingAt').whereNotNull('userId').orderBy('id', 'desc').first();
+  },
+};

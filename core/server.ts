@@ -1,0 +1,41 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Container } from './container.js';
+import { createHttpApp } from './http/app.js';
+import type { AppRouter } from './http/context.js';
+
+export interface RunningServer {
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Listens for HTTP and websocket traffic, with `extraRouters` (the plugins') under /api after the
+ * core's. close() stops accepting, lets in-flight requests finish (up to `graceMs`), then closes
+ * sockets; the caller closes the database afterwards.
+ */
+export async function listen(c: Container, port: number, host: string, extraRouters: AppRouter[] = []): Promise<RunningServer> {
+  const app = createHttpApp(c, extraRouters);
+  const server = createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  c.realtime.attach(server);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  return {
+    server,
+    url: `http://${shownHost}:${address.port}`,
+    async close(graceMs = 10_000) {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await c.realtime.close();
+      const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+      await closed;
+      clearTimeout(timer);
+    },
+  };
+}

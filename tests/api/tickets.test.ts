@@ -1,0 +1,471 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { openSocket, quietFor, type TestSocket } from '../helpers/socket.js';
+import { createConnection, createMember, createQueue, createTenant, eventually, type InboxTenant, type Member } from '../helpers/inbox.js';
+
+/**
+ * The tickets API: who sees which ticket (list, show, change, delete), the list's filters and
+ * paging, creation with its one-open-ticket rule, and live events reaching exactly their audience.
+ */
+let server: TestServer;
+
+interface World {
+  t: InboxTenant;
+  queueA: number;
+  queueB: number;
+  /** In queue A. */
+  agentA: Member;
+  /** In queue B. */
+  agentB: Member;
+  /** No queue, allTicket enabled: sees tickets without queue. */
+  agentAll: Member;
+  /** No queue, allTicket disabled. */
+  agentNone: Member;
+  connection: number;
+}
+
+async function world(name: string): Promise<World> {
+  const t = await createTenant(server, name);
+  const queueA = await createQueue(server, t, 'Fila A');
+  const queueB = await createQueue(server, t, 'Fila B');
+  return {
+    t,
+    queueA,
+    queueB,
+    agentA: await createMember(server, t, 'agenta', { queueIds: [queueA] }),
+    agentB: await createMember(server, t, 'agentb', { queueIds: [queueB] }),
+    agentAll: await createMember(server, t, 'agentall', { allTicket: 'enabled' }),
+    agentNone: await createMember(server, t, 'agentnone'),
+    connection: await createConnection(server, t, 'Principal', {}, false),
+  };
+}
+
+let numberSeq = 0;
+async function insertContact(companyId: number, name = 'Cliente', number?: string): Promise<number> {
+  numberSeq += 1;
+  const now = new Date().toISOString();
+  const [row] = await server.atende.container
+    .db('contacts')
+    .insert({ companyId, uuid: randomUUID(), name, number: number ?? `55119${String(70000000 + numberSeq)}`, createdAt: now, updatedAt: now })
+    .returning('id');
+  return row.id as number;
+}
+
+interface TicketRow {
+  status?: 'open' | 'pending' | 'closed';
+  userId?: number | null;
+  queueId?: number | null;
+  whatsappId?: number | null;
+  contactId?: number;
+  unreadMessages?: number;
+  createdAt?: string;
+  updatedAt?: string;
+}
+
+/** A ticket straight into the table (pending by default, with its own contact). */
+async function insertTicket(companyId: number, row: TicketRow = {}): Promise<{ id: number; uuid: string }> {
+  const now = new Date().toISOString();
+  const contactId = row.contactId ?? (await insertContact(companyId));
+  const uuid = randomUUID();
+  const [ticket] = await server.atende.container
+    .db('tickets')
+    .insert({ companyId, uuid, status: 'pending', createdAt: now, updatedAt: now, ...row, contactId })
+    .returning('id');
+  return { id: ticket.id as number, uuid };
+}
+
+async function insertMessage(companyId: number, ticketId: number, body: string): Promise<number> {
+  const now = new Date().toISOString();
+  const [row] = await server.atende.container
+    .db('messages')
+    .insert({ companyId, ticketId, wid: randomUUID(), body, createdAt: now, updatedAt: now })
+    .returning('id');
+  return row.id as number;
+}
+
+async function listIds(token: string, query: string): Promise<number[]> {
+  const res = await server.call('GET', `/api/tickets?${query}`, { token });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return (res.body.tickets as { id: number }[]).map((t) => t.id);
+}
+
+const sorted = (ids: number[]) => [...ids].sort((a, b) => a - b);
+
+/** Waits until the socket is in `room` (rooms are assigned just after connecting). */
+async function inRoom(socket: TestSocket, companyId: number, room: string): Promise<void> {
+  await eventually(async () => {
+    const probe = randomUUID();
+    server.atende.container.realtime.publish(companyId, 'probe', { probe }, room);
+    return socket.next((f) => f.channel === 'probe' && (f.data as { probe: string }).probe === probe, 100).then(
+      () => true,
+      () => false,
+    );
+  });
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ simulator: true });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('who sees which ticket', () => {
+  let w: World;
+  let pendingA: number;
+  let pendingB: number;
+  let pendingNone: number;
+  beforeAll(async () => {
+    w = await world('Visibilidade');
+    pendingA = (await insertTicket(w.t.companyId, { queueId: w.queueA })).id;
+    pendingB = (await insertTicket(w.t.companyId, { queueId: w.queueB })).id;
+    pendingNone = (await insertTicket(w.t.companyId, { queueId: null })).id;
+  });
+
+  it('the pending list holds the tickets of the agent’s queues; tickets without queue only with allTicket; admins see all', async () => {
+    const q = 'status=pending';
+    expect(await listIds(w.agentA.token, q)).toEqual([pendingA]);
+    expect(await listIds(w.agentB.token, q)).toEqual([pendingB]);
+    expect(await listIds(w.agentAll.token, q)).toEqual([pendingNone]);
+    expect(await listIds(w.agentNone.token, q)).toEqual([]);
+    expect(sorted(await listIds(w.t.admin.token, q))).toEqual(sorted([pendingA, pendingB, pendingNone]));
+    expect(sorted(await listIds(w.t.admin.token, `${q}&showAll=true`))).toEqual(sorted([pendingA, pendingB, pendingNone]));
+  });
+
+  it('open and closed lists show the own tickets; showAll is an admin’s and shows the whole status', async () => {
+    const c = await world('Proprios');
+    const mine = (await insertTicket(c.t.companyId, { status: 'open', queueId: c.queueA, userId: c.agentA.id })).id;
+    const colleague = (await insertTicket(c.t.companyId, { status: 'open', queueId: c.queueA, userId: c.agentB.id })).id;
+    const admins = (await insertTicket(c.t.companyId, { status: 'open', queueId: c.queueB, userId: c.t.admin.id })).id;
+    const closedMine = (await insertTicket(c.t.companyId, { status: 'closed', queueId: c.queueA, userId: c.agentA.id })).id;
+    const closedOther = (await insertTicket(c.t.companyId, { status: 'closed', queueId: c.queueA, userId: c.agentB.id })).id;
+
+    expect(await listIds(c.agentA.token, 'status=open')).toEqual([mine]);
+    // The switch is an admin permission: an agent asking for it gets their own list.
+    expect(await listIds(c.agentA.token, 'status=open&showAll=true')).toEqual([mine]);
+    expect(await listIds(c.agentB.token, 'status=open')).toEqual([colleague]);
+    expect(await listIds(c.t.admin.token, 'status=open')).toEqual([admins]);
+    expect(sorted(await listIds(c.t.admin.token, 'status=open&showAll=true'))).toEqual(sorted([mine, colleague, admins]));
+    expect(await listIds(c.agentA.token, 'status=closed')).toEqual([closedMine]);
+    expect(sorted(await listIds(c.t.admin.token, 'status=closed&showAll=true'))).toEqual(sorted([closedMine, closedOther]));
+    // Without status (the notifications): own tickets and the pending ones in sight.
+    const waiting = (await insertTicket(c.t.companyId, { queueId: c.queueA })).id;
+    expect(sorted(await listIds(c.agentA.token, ''))).toEqual(sorted([mine, closedMine, waiting]));
+  });
+
+  it('GET /api/tickets/:id and /u/:uuid answer the ticket with its graph to whoever may see it, 403 to others', async () => {
+    const contactId = await insertContact(w.t.companyId, 'Maria Visível', '5511955554444');
+    const ticket = await insertTicket(w.t.companyId, { status: 'open', queueId: w.queueA, whatsappId: w.connection, contactId });
+    for (const path of [`/api/tickets/${ticket.id}`, `/api/tickets/u/${ticket.uuid}`]) {
+      const res = await server.call('GET', path, { token: w.agentA.token });
+      expect(res.status, path).toBe(200);
+      expect(res.body).toMatchObject({
+        id: ticket.id,
+        uuid: ticket.uuid,
+        status: 'open',
+        contact: { id: contactId, name: 'Maria Visível', number: '5511955554444' },
+        queue: { id: w.queueA, name: 'Fila A' },
+        user: null,
+        whatsapp: { id: w.connection, name: 'Principal' },
+        tags: [],
+      });
+      for (const member of [w.agentB, w.agentAll, w.agentNone]) {
+        const denied = await server.call('GET', path, { token: member.token });
+        expect(denied.status).toBe(403);
+        expect(denied.body.error).toBe('ERR_NO_PERMISSION');
+      }
+      expect((await server.call('GET', path, { token: w.t.admin.token })).status).toBe(200);
+    }
+    // Assigned to an agent outside the queue: they see it.
+    await server.atende.container.db('tickets').where({ id: ticket.id }).update({ userId: w.agentB.id });
+    expect((await server.call('GET', `/api/tickets/${ticket.id}`, { token: w.agentB.token })).status).toBe(200);
+    const queueless = await insertTicket(w.t.companyId, { queueId: null });
+    expect((await server.call('GET', `/api/tickets/${queueless.id}`, { token: w.agentAll.token })).status).toBe(200);
+    expect((await server.call('GET', `/api/tickets/${queueless.id}`, { token: w.agentNone.token })).status).toBe(403);
+  });
+
+  it('an agent may not change a ticket out of sight; deleting is for admins and takes messages, notes and tracking along', async () => {
+    const ticket = await insertTicket(w.t.companyId, { queueId: w.queueA });
+    const denied = await server.call('PUT', `/api/tickets/${ticket.id}`, { token: w.agentB.token, body: { status: 'open' } });
+    expect(denied.status).toBe(403);
+    expect(denied.body.error).toBe('ERR_NO_PERMISSION');
+    expect((await server.atende.container.db('tickets').where({ id: ticket.id }).first()).status).toBe('pending');
+
+    const db = server.atende.container.db;
+    const row = await db('tickets').where({ id: ticket.id }).first();
+    await insertMessage(w.t.companyId, ticket.id, 'uma mensagem');
+    const now = new Date().toISOString();
+    await db('ticketNotes').insert({ companyId: w.t.companyId, note: 'nota', userId: w.agentA.id, contactId: row.contactId, ticketId: ticket.id, createdAt: now, updatedAt: now });
+    await db('ticketTracking').insert({ companyId: w.t.companyId, ticketId: ticket.id, rated: false, createdAt: now, updatedAt: now });
+
+    const byAgent = await server.call('DELETE', `/api/tickets/${ticket.id}`, { token: w.agentA.token });
+    expect(byAgent.status).toBe(403);
+    const socket = await openSocket(server.url, w.agentA.token);
+    await inRoom(socket, w.t.companyId, `queue:${w.queueA}`);
+    const byAdmin = await server.call('DELETE', `/api/tickets/${ticket.id}`, { token: w.t.admin.token });
+    expect(byAdmin.status).toBe(204);
+    await socket.next((f) => f.channel === `company-${w.t.companyId}-ticket` && (f.data as { action: string; ticketId: number }).action === 'delete' && (f.data as { ticketId: number }).ticketId === ticket.id);
+    await socket.close();
+    for (const table of ['messages', 'ticketNotes', 'ticketTracking']) expect(await db(table).where({ ticketId: ticket.id })).toEqual([]);
+    expect((await server.call('GET', `/api/tickets/${ticket.id}`, { token: w.t.admin.token })).status).toBe(404);
+  });
+
+  it('another company’s tickets answer 404 ERR_NO_TICKET_FOUND to every route', async () => {
+    const stranger = await createTenant(server, 'Estranha');
+    const ticket = await insertTicket(w.t.companyId, { queueId: w.queueA });
+    for (const [method, path, body] of [
+      ['GET', `/api/tickets/${ticket.id}`],
+      ['GET', `/api/tickets/u/${ticket.uuid}`],
+      ['PUT', `/api/tickets/${ticket.id}`, { status: 'open' }],
+      ['DELETE', `/api/tickets/${ticket.id}`],
+    ] as const) {
+      const res = await server.call(method, path, { token: stranger.admin.token, body });
+      expect(res.status, `${method} ${path}`).toBe(404);
+      expect(res.body.error).toBe('ERR_NO_TICKET_FOUND');
+    }
+    expect(await listIds(stranger.admin.token, 'status=pending&showAll=true')).toEqual([]);
+    expect((await server.call('GET', '/api/tickets/abc', { token: w.t.admin.token })).status).toBe(404);
+    expect((await server.call('GET', '/api/tickets/u/not-a-uuid', { token: w.t.admin.token })).status).toBe(404);
+    expect((await server.atende.container.db('tickets').where({ id: ticket.id }).first()).status).toBe('pending');
+  });
+});
+
+describe('the list’s filters and paging', () => {
+  let w: World;
+  beforeAll(async () => {
+    w = await world('Filtros');
+  });
+
+  it('searchParam matches contact name, number or any message body, lowercased, over every status within sight', async () => {
+    const ana = await insertTicket(w.t.companyId, { status: 'closed', queueId: w.queueA, userId: w.agentA.id, contactId: await insertContact(w.t.companyId, 'Ana Boleteira', '5511900001111') });
+    const byNumber = await insertTicket(w.t.companyId, { status: 'open', queueId: w.queueA, userId: w.agentB.id, contactId: await insertContact(w.t.companyId, 'Bruno', '5521987651234') });
+    const byBody = await insertTicket(w.t.companyId, { status: 'pending', queueId: w.queueA, contactId: await insertContact(w.t.companyId, 'Carla') });
+    await insertMessage(w.t.companyId, byBody.id, 'Olá, preciso da segunda via do BOLETO de março');
+    await insertMessage(w.t.companyId, byBody.id, 'obrigada');
+    const outOfSight = await insertTicket(w.t.companyId, { status: 'pending', queueId: w.queueB, contactId: await insertContact(w.t.companyId, 'Daniel') });
+    await insertMessage(w.t.companyId, outOfSight.id, 'meu boleto venceu');
+
+    expect(sorted(await listIds(w.t.admin.token, 'searchParam=BOLET'))).toEqual(sorted([ana.id, byBody.id, outOfSight.id]));
+    expect(sorted(await listIds(w.agentA.token, 'searchParam=bolet'))).toEqual(sorted([ana.id, byBody.id]));
+    expect(await listIds(w.agentA.token, 'searchParam=bolet&status=pending')).toEqual([byBody.id]);
+    expect(await listIds(w.agentA.token, 'searchParam=87651')).toEqual([byNumber.id]);
+    expect(await listIds(w.agentA.token, `searchParam=${encodeURIComponent('(21) 98765')}`)).toEqual([byNumber.id]);
+    expect(await listIds(w.agentA.token, `searchParam=${encodeURIComponent('segunda via')}`)).toEqual([byBody.id]);
+    // Under 3 characters only names and numbers are searched.
+    expect(await listIds(w.agentA.token, 'searchParam=br')).toEqual([byNumber.id]);
+    expect(await listIds(w.agentA.token, 'searchParam=vi')).toEqual([]);
+    // LIKE wildcards and FTS syntax are plain text.
+    expect(await listIds(w.agentA.token, `searchParam=${encodeURIComponent('%"_')}`)).toEqual([]);
+
+    // A changed body is found by its new text only; a deleted message no more.
+    const db = server.atende.container.db;
+    const messageId = await insertMessage(w.t.companyId, ana.id, 'quero cancelar a assinatura');
+    expect(await listIds(w.agentA.token, 'searchParam=cancelar')).toEqual([ana.id]);
+    await db('messages').where({ id: messageId }).update({ body: 'quero manter a assinatura' });
+    expect(await listIds(w.agentA.token, 'searchParam=cancelar')).toEqual([]);
+    expect(await listIds(w.agentA.token, 'searchParam=manter')).toEqual([ana.id]);
+    await db('messages').where({ id: messageId }).delete();
+    expect(await listIds(w.agentA.token, 'searchParam=manter')).toEqual([]);
+  });
+
+  it('tags (every one chosen), users, unread and queueIds narrow the list; agents narrow to their own queues only', async () => {
+    const c = await world('Filtros Dois');
+    const admin = c.t.admin.token;
+    const tag = async (name: string) => (await server.call('POST', '/api/tags', { token: admin, body: { name } })).body.id as number;
+    const [red, blue] = [await tag('Vermelha'), await tag('Azul')];
+    const both = await insertTicket(c.t.companyId, { status: 'open', queueId: c.queueA, userId: c.agentA.id, unreadMessages: 2 });
+    const onlyRed = await insertTicket(c.t.companyId, { status: 'open', queueId: c.queueB, userId: c.agentB.id });
+    const none = await insertTicket(c.t.companyId, { status: 'open', queueId: null, userId: c.agentAll.id });
+    await server.atende.container.db('ticketTags').insert([
+      { ticketId: both.id, tagId: red },
+      { ticketId: both.id, tagId: blue },
+      { ticketId: onlyRed.id, tagId: red },
+    ]);
+    const all = 'status=open&showAll=true';
+    expect(sorted(await listIds(admin, `${all}&tags=${encodeURIComponent(JSON.stringify([red]))}`))).toEqual(sorted([both.id, onlyRed.id]));
+    expect(await listIds(admin, `${all}&tags=${encodeURIComponent(JSON.stringify([red, blue]))}`)).toEqual([both.id]);
+    expect(sorted(await listIds(admin, `${all}&tags=[]`))).toEqual(sorted([both.id, onlyRed.id, none.id]));
+    expect(await listIds(admin, `${all}&users=${encodeURIComponent(JSON.stringify([c.agentB.id]))}`)).toEqual([onlyRed.id]);
+    expect(await listIds(admin, `${all}&withUnreadMessages=true`)).toEqual([both.id]);
+    expect(sorted(await listIds(admin, `${all}&queueIds=${encodeURIComponent(JSON.stringify([c.queueA]))}`))).toEqual(sorted([both.id, none.id]));
+
+    const pendingA = await insertTicket(c.t.companyId, { queueId: c.queueA });
+    const pendingB = await insertTicket(c.t.companyId, { queueId: c.queueB });
+    // Agent A asking for queue B's tickets gets none of them.
+    expect(await listIds(c.agentA.token, `status=pending&queueIds=${encodeURIComponent(JSON.stringify([c.queueB]))}`)).toEqual([]);
+    expect(await listIds(c.agentA.token, `status=pending&queueIds=${encodeURIComponent(JSON.stringify([c.queueA, c.queueB]))}`)).toEqual([pendingA.id]);
+    expect(await listIds(c.agentA.token, `searchParam=cliente&queueIds=${encodeURIComponent(JSON.stringify([c.queueB]))}`)).toEqual([]);
+    expect(await listIds(c.agentB.token, 'status=pending')).toEqual([pendingB.id]);
+  });
+
+  it('date and updatedAt are days in the company’s time zone', async () => {
+    const c = await world('Datas');
+    // 02:30 UTC on 10 March is 23:30 on 9 March in São Paulo (UTC−3).
+    const late = await insertTicket(c.t.companyId, { queueId: c.queueA, createdAt: '2025-03-10T02:30:00.000Z', updatedAt: '2025-03-12T15:00:00.000Z' });
+    const next = await insertTicket(c.t.companyId, { queueId: c.queueA, createdAt: '2025-03-10T03:30:00.000Z', updatedAt: '2025-03-13T02:59:00.000Z' });
+    const admin = c.t.admin.token;
+    expect(await listIds(admin, 'status=pending&date=2025-03-09')).toEqual([late.id]);
+    expect(await listIds(admin, 'status=pending&date=2025-03-10')).toEqual([next.id]);
+    expect(sorted(await listIds(admin, 'status=pending&updatedAt=2025-03-12'))).toEqual(sorted([late.id, next.id]));
+    await server.call('PUT', '/api/settings/timezone', { token: admin, body: { value: 'UTC' } });
+    expect(await listIds(admin, 'status=pending&date=2025-03-09')).toEqual([]);
+    expect(sorted(await listIds(admin, 'status=pending&date=2025-03-10'))).toEqual(sorted([late.id, next.id]));
+    expect(await listIds(admin, 'status=pending&updatedAt=2025-03-13')).toEqual([next.id]);
+  });
+
+  it('pages hold 40 tickets, newest update first, with count and hasMore', async () => {
+    const c = await world('Paginas');
+    const ids: number[] = [];
+    const base = Date.parse('2025-01-01T12:00:00.000Z');
+    for (let i = 0; i < 45; i += 1) {
+      // Two tickets share each instant: the id breaks the tie, newest first.
+      const at = new Date(base + Math.floor(i / 2) * 60_000).toISOString();
+      ids.push((await insertTicket(c.t.companyId, { queueId: c.queueA, updatedAt: at })).id);
+    }
+    const expected = [...ids].reverse();
+    const first = await server.call('GET', '/api/tickets?status=pending', { token: c.agentA.token });
+    expect(first.body).toMatchObject({ count: 45, hasMore: true });
+    expect(first.body.tickets.map((t: { id: number }) => t.id)).toEqual(expected.slice(0, 40));
+    const second = await server.call('GET', '/api/tickets?status=pending&pageNumber=2', { token: c.agentA.token });
+    expect(second.body).toMatchObject({ count: 45, hasMore: false });
+    expect(second.body.tickets.map((t: { id: number }) => t.id)).toEqual(expected.slice(40));
+  });
+
+  it('bad parameters answer 400 ERR_VALIDATION', async () => {
+    for (const query of ['tags=[1', 'tags={"a":1}', 'users=["x"]', 'queueIds=5', 'status=archived', 'date=2025-13-45', 'updatedAt=ontem', 'pageNumber=0']) {
+      const res = await server.call('GET', `/api/tickets?${query}`, { token: w.t.admin.token });
+      expect(res.status, query).toBe(400);
+      expect(res.body.error).toBe('ERR_VALIDATION');
+    }
+  });
+});
+
+describe('POST /api/tickets', () => {
+  let w: World;
+  beforeAll(async () => {
+    w = await world('Novos Tickets');
+  });
+
+  it('opens the ticket assigned to the caller on the company’s default connection, with its attendance started', async () => {
+    const contactId = await insertContact(w.t.companyId, 'Nova Cliente');
+    const res = await server.call('POST', '/api/tickets', { token: w.agentA.token, body: { contactId, queueId: w.queueA, userId: w.agentB.id, status: 'pending' } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body).toMatchObject({
+      status: 'open',
+      userId: w.agentA.id,
+      queueId: w.queueA,
+      whatsappId: w.connection,
+      contact: { id: contactId, name: 'Nova Cliente' },
+      user: { id: w.agentA.id, name: 'agenta' },
+      queue: { id: w.queueA },
+    });
+    const [row] = await server.atende.container.db('ticketTracking').where({ ticketId: res.body.id });
+    expect(row).toMatchObject({ userId: w.agentA.id, queueId: w.queueA, whatsappId: w.connection, finishedAt: null });
+    expect(row.startedAt).toBeTruthy();
+    expect(await listIds(w.agentA.token, 'status=open')).toContain(res.body.id);
+  });
+
+  it('a queue is required unless admin, must be the company’s and, for agents, their own', async () => {
+    const contactId = await insertContact(w.t.companyId);
+    const missing = await server.call('POST', '/api/tickets', { token: w.agentA.token, body: { contactId } });
+    expect(missing.status).toBe(400);
+    expect(missing.body).toMatchObject({ error: 'ERR_VALIDATION', message: 'Selecione uma fila' });
+    const notMine = await server.call('POST', '/api/tickets', { token: w.agentA.token, body: { contactId, queueId: w.queueB } });
+    expect(notMine.status).toBe(403);
+    const other = await createTenant(server, 'Fila Alheia');
+    const foreignQueue = (await server.atende.container.db('queues').where({ companyId: other.companyId }).first('id')).id;
+    const foreign = await server.call('POST', '/api/tickets', { token: w.t.admin.token, body: { contactId, queueId: foreignQueue } });
+    expect(foreign.status).toBe(404);
+    const foreignContact = await insertContact(other.companyId);
+    const contact = await server.call('POST', '/api/tickets', { token: w.t.admin.token, body: { contactId: foreignContact, queueId: w.queueA } });
+    expect(contact.status).toBe(404);
+    expect(contact.body.error).toBe('ERR_NO_CONTACT_FOUND');
+    const byAdmin = await server.call('POST', '/api/tickets', { token: w.t.admin.token, body: { contactId } });
+    expect(byAdmin.status).toBe(201);
+    expect(byAdmin.body).toMatchObject({ queueId: null, userId: w.t.admin.id });
+  });
+
+  it('the connection is the one asked for, else the caller’s default, else the company’s; none → ERR_NO_DEF_WAPP_FOUND', async () => {
+    const second = await createConnection(server, w.t, 'Segunda', {}, false);
+    await server.atende.container.db('users').where({ id: w.agentB.id }).update({ whatsappId: second });
+    const viaUser = await server.call('POST', '/api/tickets', { token: w.agentB.token, body: { contactId: await insertContact(w.t.companyId), queueId: w.queueB } });
+    expect(viaUser.body.whatsappId).toBe(second);
+    const asked = await server.call('POST', '/api/tickets', { token: w.agentB.token, body: { contactId: await insertContact(w.t.companyId), queueId: w.queueB, whatsappId: w.connection } });
+    expect(asked.body.whatsappId).toBe(w.connection);
+
+    const bare = await createTenant(server, 'Sem Conexao');
+    const none = await server.call('POST', '/api/tickets', { token: bare.admin.token, body: { contactId: await insertContact(bare.companyId) } });
+    expect(none.status).toBe(400);
+    expect(none.body.error).toBe('ERR_NO_DEF_WAPP_FOUND');
+    const foreign = await server.call('POST', '/api/tickets', { token: bare.admin.token, body: { contactId: await insertContact(bare.companyId), whatsappId: w.connection } });
+    expect(foreign.status).toBe(404);
+  });
+
+  it('an open or pending ticket of the contact on the connection → 409 ERR_OTHER_OPEN_TICKET naming its user and queue', async () => {
+    const contactId = await insertContact(w.t.companyId, 'Repetida');
+    const first = await server.call('POST', '/api/tickets', { token: w.agentA.token, body: { contactId, queueId: w.queueA } });
+    expect(first.status).toBe(201);
+    const again = await server.call('POST', '/api/tickets', { token: w.t.admin.token, body: { contactId, queueId: w.queueB } });
+    expect(again.status).toBe(409);
+    const expected = { id: first.body.id, uuid: first.body.uuid, userId: w.agentA.id, user: { id: w.agentA.id, name: 'agenta' }, queue: { id: w.queueA, name: 'Fila A' }, status: 'open' };
+    expect(again.body.error).toBe('ERR_OTHER_OPEN_TICKET');
+    expect(JSON.parse(again.body.message)).toEqual(expected);
+    expect(again.body.ticket).toEqual(expected);
+
+    const waiting = await insertContact(w.t.companyId, 'Aguardando');
+    const pending = await insertTicket(w.t.companyId, { contactId: waiting, whatsappId: w.connection, queueId: null });
+    const onPending = await server.call('POST', '/api/tickets', { token: w.t.admin.token, body: { contactId: waiting } });
+    expect(onPending.status).toBe(409);
+    expect(onPending.body.ticket).toMatchObject({ id: pending.id, user: null, queue: null, status: 'pending' });
+
+    // A closed ticket is history: a new one opens.
+    await server.atende.container.db('tickets').where({ id: pending.id }).update({ status: 'closed' });
+    expect((await server.call('POST', '/api/tickets', { token: w.t.admin.token, body: { contactId: waiting } })).status).toBe(201);
+  });
+
+  it('two agents opening the same contact at once: one ticket, the other hears 409', async () => {
+    const contactId = await insertContact(w.t.companyId, 'Disputada');
+    const results = await Promise.all(
+      [w.t.admin.token, w.agentA.token, w.t.admin.token, w.agentA.token].map((token) => server.call('POST', '/api/tickets', { token, body: { contactId, queueId: w.queueA } })),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
+    const winner = results.find((r) => r.status === 201)!;
+    for (const loser of results.filter((r) => r.status === 409)) expect(loser.body.ticket).toMatchObject({ id: winner.body.id, queue: { id: w.queueA } });
+    expect(await server.atende.container.db('tickets').where({ contactId })).toHaveLength(1);
+  });
+});
+
+describe('live ticket events', () => {
+  it('reach the agents of the ticket’s queue and admins, not other queues; after a transfer both queues hear it once', async () => {
+    const w = await world('Ao Vivo');
+    const ticket = await insertTicket(w.t.companyId, { queueId: w.queueA, whatsappId: w.connection });
+    const [a, b, admin] = await Promise.all([openSocket(server.url, w.agentA.token), openSocket(server.url, w.agentB.token), openSocket(server.url, w.t.admin.token)]);
+    try {
+      await inRoom(a, w.t.companyId, `queue:${w.queueA}`);
+      await inRoom(b, w.t.companyId, `queue:${w.queueB}`);
+      const channel = `company-${w.t.companyId}-ticket`;
+      type Frame = { channel?: string; data?: { action?: string; ticket?: { id: number; userId: number | null; queueId: number | null; status: string } } };
+      const updates = (s: TestSocket) => (s.frames as Frame[]).filter((f) => f.channel === channel && f.data?.action === 'update' && f.data.ticket?.id === ticket.id);
+
+      const accepted = await server.call('PUT', `/api/tickets/${ticket.id}`, { token: w.t.admin.token, body: { status: 'open' } });
+      expect(accepted.status).toBe(200);
+      await a.next((f) => (f as Frame).channel === channel && (f as Frame).data?.ticket?.status === 'open');
+      await admin.next((f) => (f as Frame).channel === channel && (f as Frame).data?.ticket?.status === 'open');
+      await quietFor(200);
+      expect(updates(b)).toHaveLength(0);
+
+      const moved = await server.call('PUT', `/api/tickets/${ticket.id}`, { token: w.t.admin.token, body: { queueId: w.queueB } });
+      expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+      const isMoved = (f: Record<string, unknown>) => (f as Frame).channel === channel && (f as Frame).data?.ticket?.queueId === w.queueB;
+      await a.next(isMoved);
+      await b.next(isMoved);
+      await quietFor(200);
+      expect(updates(a).filter((f) => f.data?.ticket?.queueId === w.queueB)).toHaveLength(1);
+      expect(updates(b)).toHaveLength(1);
+      expect(updates(b)[0]!.data!.ticket).toMatchObject({ status: 'pending', userId: null, queue: { id: w.queueB } });
+    } finally {
+      await Promise.all([a.close(), b.close(), admin.close()]);
+    }
+  });
+});

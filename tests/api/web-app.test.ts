@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultWebRoot } from '../../core/http/web-app.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+// The built web app (npm test builds it before the tests run).
+let server: TestServer;
+beforeAll(async () => {
+  if (!defaultWebRoot) throw new Error('dist/web is missing: run `npm run build` before these tests');
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('serving the web app', () => {
+  it('answers index.html, never cached, for the root and for any app route (history fallback)', async () => {
+    for (const route of ['/', '/users', '/tickets/abc-123', '/login']) {
+      const res = await fetch(server.url + route);
+      expect(res.status, route).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+      expect(await res.text()).toContain('<div id="root"></div>');
+    }
+  });
+
+  it('serves hashed assets with a year-long immutable cache', async () => {
+    const html = readFileSync(`${defaultWebRoot}/index.html`, 'utf8');
+    const asset = /src="(\/assets\/[^"]+\.js)"/.exec(html)![1]!;
+    const res = await fetch(server.url + asset);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('answers 404 for a missing asset and never leaves the web folder', async () => {
+    expect((await fetch(`${server.url}/assets/nothing-here.js`)).status).toBe(404);
+    const traversal = await fetch(`${server.url}/..%2f..%2fpackage.json`);
+    expect(await traversal.text()).not.toContain('"name": "atende"');
+  });
+
+  it('keeps /api for the API: an unknown API path is JSON, not the app', async () => {
+    const res = await server.call('GET', '/api/not-a-route');
+    expect(res.status).toBe(404);
+    expect(res.body.error).toBe('ERR_ROUTE_NOT_FOUND');
+  });
+});

@@ -1,0 +1,63 @@
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.ATENDE_CHROMIUM ?? '/usr/bin/chromium';
+export const SCREENSHOT_DIR = path.resolve('test-results/screenshots');
+
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh chromium profile (its own storage and cookies): one per simulated person. `args` adds
+ * chromium flags (e.g. a fake microphone).
+ */
+export async function openBrowser(options: { width?: number; height?: number; args?: string[] } = {}): Promise<Browser> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'atende-chromium-'));
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
+    args: [...ARGS, ...(options.args ?? [])],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.on('pageerror', (err) => console.error('[browser error]', err.message));
+  return {
+    context,
+    page,
+    async close() {
+      await context.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Saves a screenshot under test-results/screenshots/<name>.png for people to look at. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+/** Logs in through the login page and waits for the shell. */
+export async function loginThroughUi(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/login`);
+  await page.getByLabel(/e-?mail|correo/i).fill(email);
+  await page.getByLabel(/senha|password|contraseña/i).fill(password);
+  await page.getByRole('button', { name: /entrar|log in/i }).click();
+  await page.getByTestId('greeting').waitFor();
+}

@@ -1,0 +1,64 @@
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CONFIG_FILE, ConfigError, loadConfig } from '../../core/config/load-config.js';
+import { configEntries } from '../../core/config/config.schema.js';
+
+function tempDir(): string {
+  return mkdtempSync(path.join(tmpdir(), 'atende-config-'));
+}
+
+describe('configuration', () => {
+  it('uses the defaults of DESIGN.md §2 on an empty folder', () => {
+    const dir = tempDir();
+    const config = loadConfig({ dir, env: {} });
+    expect(config.port).toBe(8080);
+    expect(config.database).toEqual({ client: 'sqlite', filename: path.join(dir, 'data/atende.sqlite') });
+    expect(config.mediaDir).toBe(path.join(dir, 'data/media'));
+    expect(config.publicUrl).toBe('http://localhost:8080');
+  });
+
+  it('layers defaults < atende.config.json < environment < flags', () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, CONFIG_FILE), JSON.stringify({ port: 9001, logLevel: 'warn', host: '127.0.0.1' }));
+    expect(loadConfig({ dir, env: {} }).port).toBe(9001);
+    const fromEnv = loadConfig({ dir, env: { PORT: '9002', ATENDE_LOG_LEVEL: 'debug' } });
+    expect([fromEnv.port, fromEnv.logLevel, fromEnv.host]).toEqual([9002, 'debug', '127.0.0.1']);
+    expect(loadConfig({ dir, env: { PORT: '9002' }, flags: { port: 9003 } }).port).toBe(9003);
+  });
+
+  it('reads a postgres address from DATABASE_URL', () => {
+    const config = loadConfig({ dir: tempDir(), env: { DATABASE_URL: 'postgres://u@db:5432/atende' } });
+    expect(config.database).toEqual({ client: 'pg', connectionString: 'postgres://u@db:5432/atende' });
+  });
+
+  it('names the key and its variables when a value is bad', () => {
+    expect(() => loadConfig({ dir: tempDir(), env: { PORT: 'eighty' } })).toThrow(ConfigError);
+    expect(() => loadConfig({ dir: tempDir(), env: { PORT: 'eighty' } })).toThrow(/port is invalid.*PORT\/ATENDE_PORT/);
+    expect(() => loadConfig({ dir: tempDir(), env: { DATABASE_URL: 'mysql://x' } })).toThrow(/unsupported address/);
+  });
+
+  it('refuses a config file that is not JSON', () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, CONFIG_FILE), '{ port: ');
+    expect(() => loadConfig({ dir, env: {} })).toThrow(/not valid JSON/);
+  });
+
+  it('generates secrets once, kept in data/secrets.json readable by the owner only', () => {
+    const dir = tempDir();
+    const first = loadConfig({ dir, env: {} });
+    const second = loadConfig({ dir, env: {} });
+    expect(first.jwtSecret).toHaveLength(43);
+    expect(second.jwtSecret).toBe(first.jwtSecret);
+    expect(statSync(path.join(dir, 'data/secrets.json')).mode & 0o777).toBe(0o600);
+  });
+
+  it('documents every key and environment variable in the README', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    for (const [key, entry] of Object.entries(configEntries)) {
+      expect(readme, `README documents ${key}`).toContain(`\`${key}\``);
+      for (const name of entry.env) expect(readme, `README documents ${name}`).toContain(name);
+    }
+  });
+});

@@ -1,0 +1,160 @@
+import { Suspense, lazy, useEffect, type ReactNode } from 'react';
+import { Alert, App as AntApp, Button, ConfigProvider, Result, Spin, theme } from 'antd';
+import ptBR from 'antd/es/locale/pt_BR';
+import enUS from 'antd/es/locale/en_US';
+import esES from 'antd/es/locale/es_ES';
+import dayjs from 'dayjs';
+import 'dayjs/locale/pt-br';
+import 'dayjs/locale/es';
+import { useTranslation } from 'react-i18next';
+import { Redirect, Route, Switch, useLocation } from 'wouter';
+import { AuthProvider, useAuth } from './auth/auth-provider';
+import { MainLayout } from './layout/main-layout';
+import { pages, visiblePages, type PageDefinition } from './pages/registry';
+import { ThemePreferenceProvider, useThemePreference } from './theme/theme-preference';
+
+const LoginPage = lazy(() => import('./pages/login/login-page'));
+
+const antdLocales = { 'pt-BR': ptBR, en: enUS, es: esES } as const;
+const dayjsLocales = { 'pt-BR': 'pt-br', en: 'en', es: 'es' } as const;
+const PERMISSION_REDIRECT_MS = 1000;
+
+function Loading() {
+  return (
+    <div style={{ minHeight: '60vh', display: 'grid', placeItems: 'center' }}>
+      <Spin size="large" />
+    </div>
+  );
+}
+
+/** Private pages: signed-out users go to /login; the finance flag replaces every page but billing. */
+function Private({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const { status } = useAuth();
+  const [location, navigate] = useLocation();
+  if (status === 'loading') return <Loading />;
+  if (status === 'signedOut') return <Redirect to="/login" />;
+  const financeFlagged = localStorage.getItem('financeiro') === '1' && location !== '/financeiro';
+  return (
+    <MainLayout>
+      {financeFlagged ? (
+        <Alert
+          type="warning"
+          showIcon
+          title={t('session.financeGuard')}
+          description={
+            <Button type="primary" onClick={() => navigate('/financeiro')} style={{ marginTop: 8 }}>
+              {t('session.goToFinance')}
+            </Button>
+          }
+          data-testid="finance-guard"
+        />
+      ) : (
+        <Suspense fallback={<Loading />}>{children}</Suspense>
+      )}
+    </MainLayout>
+  );
+}
+
+/** Public pages: signed-in users go to /. */
+function Public({ children }: { children: ReactNode }) {
+  const { status } = useAuth();
+  if (status === 'loading') return <Loading />;
+  if (status === 'signedIn') return <Redirect to="/" />;
+  return <Suspense fallback={<Loading />}>{children}</Suspense>;
+}
+
+/** A page whose gate is closed: say so, then go home after 1 s. */
+function Denied({ messageKey }: { messageKey: string }) {
+  const { t } = useTranslation();
+  const [, navigate] = useLocation();
+  useEffect(() => {
+    const timer = window.setTimeout(() => navigate('/'), PERMISSION_REDIRECT_MS);
+    return () => window.clearTimeout(timer);
+  }, [navigate]);
+  return <Result status="403" title={t(messageKey)} data-testid="denied" />;
+}
+
+function GatedPage({ page }: { page: PageDefinition }) {
+  const { user, plan } = useAuth();
+  if (user && page.gate && !page.gate({ user, plan, cshow: localStorage.getItem('cshow') !== null })) {
+    return <Denied messageKey={page.deniedKey ?? 'session.accessDenied'} />;
+  }
+  const Component = page.component;
+  return <Component />;
+}
+
+/** '/' opens the first page the user may see (the dashboard takes this place for admins once it exists). */
+function Home() {
+  const { user, plan } = useAuth();
+  if (!user) return null;
+  const first = visiblePages({ user, plan, cshow: localStorage.getItem('cshow') !== null }).find((p) => p.menu);
+  return first ? <Redirect to={first.menu!.href} /> : null;
+}
+
+function NotFound() {
+  const { t } = useTranslation();
+  const [, navigate] = useLocation();
+  return (
+    <Result
+      status="404"
+      title="404"
+      subTitle={t('notFound')}
+      extra={<Button onClick={() => navigate('/')}>{t('goHome')}</Button>}
+    />
+  );
+}
+
+function Routes() {
+  return (
+    <Switch>
+      <Route path="/login">
+        <Public>
+          <LoginPage />
+        </Public>
+      </Route>
+      <Route path="/">
+        <Private>
+          <Home />
+        </Private>
+      </Route>
+      {pages.map((page) => (
+        <Route key={page.path} path={page.path}>
+          <Private>
+            <GatedPage page={page} />
+          </Private>
+        </Route>
+      ))}
+      <Route>
+        <NotFound />
+      </Route>
+    </Switch>
+  );
+}
+
+function Themed({ children }: { children: ReactNode }) {
+  const { i18n } = useTranslation();
+  const { mode } = useThemePreference();
+  const language = (i18n.language in antdLocales ? i18n.language : 'pt-BR') as keyof typeof antdLocales;
+  dayjs.locale(dayjsLocales[language]);
+  return (
+    <ConfigProvider
+      locale={antdLocales[language]}
+      theme={{ algorithm: mode === 'dark' ? theme.darkAlgorithm : theme.defaultAlgorithm, token: { colorPrimary: '#2563eb' } }}
+    >
+      <AntApp message={{ duration: 3, maxCount: 3 }}>{children}</AntApp>
+    </ConfigProvider>
+  );
+}
+
+export function App() {
+  return (
+    <ThemePreferenceProvider>
+      <Themed>
+        <AuthProvider>
+          <Routes />
+        </AuthProvider>
+      </Themed>
+    </ThemePreferenceProvider>
+  );
+}

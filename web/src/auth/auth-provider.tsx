@@ -1,0 +1,129 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { App } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { api, refreshSession, setSignedOutHandler, setToken } from '../api/client';
+import type { LoginAnswer, Plan, SessionUser } from '../api/types';
+import { RealtimeClient } from '../realtime/realtime-client';
+
+export type SessionStatus = 'loading' | 'signedIn' | 'signedOut';
+
+interface AuthState {
+  status: SessionStatus;
+  user: SessionUser | null;
+  plan: Plan | null;
+  realtime: RealtimeClient;
+  login(email: string, password: string): Promise<SessionUser>;
+  logout(): Promise<void>;
+  /** Replaces the session user after the user edits their own profile. */
+  updateUser(user: SessionUser): void;
+}
+
+const AuthContext = createContext<AuthState | null>(null);
+
+/** The browser storage keys the spec names, cleared together when a session ends. */
+function rememberSession(user: SessionUser): void {
+  localStorage.setItem('companyId', String(user.companyId));
+  localStorage.setItem('userId', String(user.id));
+}
+
+function forgetSession(): void {
+  setToken(null);
+  localStorage.removeItem('companyId');
+  localStorage.removeItem('userId');
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [status, setStatus] = useState<SessionStatus>('loading');
+  const [user, setUser] = useState<SessionUser | null>(null);
+  const [plan, setPlan] = useState<Plan | null>(null);
+  const signOutRef = useRef<() => void>(() => {});
+  const realtime = useMemo(() => new RealtimeClient(() => signOutRef.current()), []);
+
+  const signedOut = useCallback(() => {
+    realtime.stop();
+    forgetSession();
+    setUser(null);
+    setPlan(null);
+    setStatus('signedOut');
+  }, [realtime]);
+  signOutRef.current = signedOut;
+
+  const signedIn = useCallback(
+    async (sessionUser: SessionUser) => {
+      rememberSession(sessionUser);
+      const companyPlan = await api.get<Plan>(`/companies/listPlan/${sessionUser.companyId}`).catch(() => null);
+      setUser(sessionUser);
+      setPlan(companyPlan);
+      setStatus('signedIn');
+      realtime.start();
+    },
+    [realtime],
+  );
+
+  useEffect(() => {
+    setSignedOutHandler(signedOut);
+    let cancelled = false;
+    refreshSession()
+      .catch(() => null)
+      .then((result) => {
+        if (cancelled) return;
+        if (result) void signedIn(result.user as SessionUser);
+        else signedOut();
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [signedIn, signedOut]);
+
+  // Single session: another login of this user ends this one.
+  useEffect(() => {
+    if (!user) return;
+    const offAuth = realtime.on(`company-${user.companyId}-auth`, (data) => {
+      const event = data as { action?: string; user?: { id: number } };
+      if (event.action !== 'login' || event.user?.id !== user.id) return;
+      void message.error(t('session.otherComputer'));
+      window.setTimeout(() => {
+        localStorage.clear();
+        window.location.reload();
+      }, 1000);
+    });
+    const offUser = realtime.on(`company-${user.companyId}-user`, (data) => {
+      const event = data as { action?: string; user?: SessionUser; userId?: number };
+      if (event.action === 'update' && event.user?.id === user.id) setUser((current) => (current ? { ...current, ...event.user } : current));
+      if (event.action === 'delete' && event.userId === user.id) signedOut();
+    });
+    return () => {
+      offAuth();
+      offUser();
+    };
+  }, [user, realtime, message, t, signedOut]);
+
+  const login = useCallback(
+    async (email: string, password: string) => {
+      const answer = await api.post<LoginAnswer>('/auth/login', { email, password }, { public: true });
+      setToken(answer.token);
+      await signedIn(answer.user);
+      return answer.user;
+    },
+    [signedIn],
+  );
+
+  const logout = useCallback(async () => {
+    await api.delete('/auth/logout').catch(() => undefined);
+    signedOut();
+  }, [signedOut]);
+
+  const value = useMemo<AuthState>(
+    () => ({ status, user, plan, realtime, login, logout, updateUser: setUser }),
+    [status, user, plan, realtime, login, logout],
+  );
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthState {
+  const auth = useContext(AuthContext);
+  if (!auth) throw new Error('useAuth outside AuthProvider');
+  return auth;
+}

@@ -1,0 +1,44 @@
+import i18n from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { common } from './common';
+
+export const LANGUAGES = [
+  { code: 'pt-BR', label: 'Português' },
+  { code: 'en', label: 'English' },
+  { code: 'es', label: 'Español' },
+] as const;
+
+export type Language = (typeof LANGUAGES)[number]['code'];
+export type Translations = Record<Language, Record<string, unknown>>;
+
+const LANGUAGE_KEY = 'language';
+
+function storedLanguage(): Language {
+  const stored = localStorage.getItem(LANGUAGE_KEY);
+  return LANGUAGES.some((l) => l.code === stored) ? (stored as Language) : 'pt-BR';
+}
+
+void i18n.use(initReactI18next).init({
+  lng: storedLanguage(),
+  fallbackLng: 'pt-BR',
+  defaultNS: 'common',
+  ns: ['common'],
+  resources: {},
+  interpolation: { escapeValue: false },
+});
+registerTranslations('common', common);
+
+/** Each page (and plugin page) brings its own strings, under its own namespace. */
+export function registerTranslations(namespace: string, translations: Translations): void {
+  for (const [language, resources] of Object.entries(translations)) {
+    i18n.addResourceBundle(language, namespace, resources, true, true);
+  }
+}
+
+export function setLanguage(language: Language): void {
+  localStorage.setItem(LANGUAGE_KEY, language);
+  void i18n.changeLanguage(language);
+  document.documentElement.lang = language;
+}
+
+export default i18n;

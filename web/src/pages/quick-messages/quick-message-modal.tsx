@@ -1,0 +1,185 @@
+import { useRef, useState } from 'react';
+import { App, Button, Flex, Form, Input, Modal, Spin, Switch, Typography, Upload, theme } from 'antd';
+import type { TextAreaRef } from 'antd/es/input/TextArea';
+import { DeleteOutlined, PaperClipOutlined, UploadOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../api/client';
+import { errorText } from '../../api/errors';
+import { useAuth } from '../../auth/auth-provider';
+import { ModalFooter } from '../../components/modal-footer';
+import { useLoadOnOpen } from '../../components/use-load-on-open';
+import { useSubmitGuard } from '../../components/use-submit-guard';
+import { EmojiButton } from './emoji-button';
+
+/** A quick reply as GET /api/quick-messages answers it. */
+export interface QuickMessageRecord {
+  id: number;
+  userId: number | null;
+  shortcode: string;
+  message: string;
+  geral: boolean;
+  mediaName: string | null;
+  mediaUrl: string | null;
+}
+
+interface FormValues {
+  shortcode: string;
+  message: string;
+  geral: boolean;
+}
+
+export interface QuickMessageModalProps {
+  open: boolean;
+  /** null creates a reply. */
+  quickMessageId: number | null;
+  onClose(): void;
+}
+
+/** What the server accepts (core/modules/media/media-upload.ts). */
+const MAX_BYTES = 16 * 1024 * 1024;
+const ACCEPT = '.jpg,.jpeg,.png,.gif,.webp,.mp3,.ogg,.opus,.m4a,.aac,.wav,.amr,.mp4,.3gp,.mov,.webm,.pdf,.txt,.csv,.doc,.docx,.xls,.xlsx,.ppt,.pptx,.odt,.ods,.zip';
+const DEFAULTS: FormValues = { shortcode: '', message: '', geral: false };
+
+/**
+ * Create or edit a quick reply: shortcode, a 7-row message with emoji inserted at the cursor, one
+ * attachment (uploaded after the text is saved) and, for admins, whether everyone may use it.
+ */
+export function QuickMessageModal({ open, quickMessageId, onClose }: QuickMessageModalProps) {
+  const { t } = useTranslation('quickMessages');
+  const { token } = theme.useToken();
+  const { message } = App.useApp();
+  const { user } = useAuth();
+  const [form] = Form.useForm<FormValues>();
+  /** The id once saved: a failed upload after creating retries on the same reply, never a copy. */
+  const [savedId, setSavedId] = useState<number | null>(null);
+  const [storedName, setStoredName] = useState<string | null>(null);
+  const [pending, setPending] = useState<File | null>(null);
+  const [removeStored, setRemoveStored] = useState(false);
+  const textArea = useRef<TextAreaRef>(null);
+  const isAdmin = Boolean(user && (user.profile === 'admin' || user.super));
+
+  const loading = useLoadOnOpen<QuickMessageRecord>({
+    open,
+    path: quickMessageId === null ? null : `/quick-messages/${quickMessageId}`,
+    onOpen: () => {
+      form.resetFields();
+      setSavedId(quickMessageId);
+      setStoredName(null);
+      setPending(null);
+      setRemoveStored(false);
+    },
+    onLoad: (record) => {
+      form.setFieldsValue({ shortcode: record.shortcode, message: record.message, geral: record.geral });
+      setStoredName(record.mediaName);
+    },
+    errorText: (err) => errorText(err, t),
+    onClose,
+  });
+  const { saving, guard } = useSubmitGuard((err) => errorText(err, t));
+
+  const insertEmoji = (emoji: string) => {
+    const element = textArea.current?.resizableTextArea?.textArea;
+    const current = form.getFieldValue('message') as string;
+    const start = element?.selectionStart ?? current.length;
+    const end = element?.selectionEnd ?? current.length;
+    form.setFieldValue('message', current.slice(0, start) + emoji + current.slice(end));
+    // The caret goes right after the emoji, once the new value is rendered.
+    window.requestAnimationFrame(() => {
+      element?.focus();
+      element?.setSelectionRange(start + emoji.length, start + emoji.length);
+    });
+  };
+
+  const choose = (file: File) => {
+    if (file.size > MAX_BYTES) void message.error(t('validation.tooLarge'));
+    else setPending(file);
+    return false;
+  };
+
+  const submit = (values: FormValues) => {
+    const body = { shortcode: values.shortcode.trim(), message: values.message, ...(isAdmin ? { geral: values.geral } : {}) };
+    const save = async () => {
+      const saved = savedId === null ? await api.post<QuickMessageRecord>('/quick-messages', body) : await api.put<QuickMessageRecord>(`/quick-messages/${savedId}`, body);
+      setSavedId(saved.id);
+      if (pending) {
+        const data = new FormData();
+        data.set('typeArch', 'quickMessage');
+        data.set('file', pending);
+        await api.post(`/quick-messages/${saved.id}/media-upload`, data);
+      } else if (removeStored && saved.mediaName) {
+        await api.delete(`/quick-messages/${saved.id}/media-upload`);
+      }
+    };
+    return guard(save, () => {
+      void message.success(t('common:toasts.success'));
+      onClose();
+    });
+  };
+
+  const attachmentName = pending?.name ?? (removeStored ? null : storedName);
+  const clearAttachment = () => {
+    setPending(null);
+    setRemoveStored(true);
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={t(quickMessageId === null ? 'modal.addTitle' : 'modal.editTitle')}
+      onCancel={onClose}
+      forceRender
+      width={560}
+      footer={<ModalFooter onCancel={onClose} onSave={() => form.submit()} saving={saving} loading={loading} />}
+    >
+      <Spin spinning={loading}>
+        <Form<FormValues> form={form} name="quick-message" layout="vertical" initialValues={DEFAULTS} onFinish={submit} disabled={saving} requiredMark={false}>
+          <Form.Item name="shortcode" label={t('modal.shortcode')} rules={[{ required: true, whitespace: true, message: t('validation.required') }]}>
+            <Input autoFocus autoComplete="off" maxLength={100} />
+          </Form.Item>
+          <Form.Item label={t('modal.message')} htmlFor="quick-message_message">
+            {/* The emoji button sits in the text box's corner, like a chat composer's. */}
+            <div style={{ position: 'relative' }}>
+              <Form.Item name="message" noStyle>
+                <Input.TextArea id="quick-message_message" ref={textArea} rows={7} maxLength={10000} style={{ paddingInlineEnd: 40, resize: 'vertical' }} />
+              </Form.Item>
+              <div style={{ position: 'absolute', insetInlineEnd: 4, bottom: 4 }}>
+                <EmojiButton onPick={insertEmoji} />
+              </div>
+            </div>
+          </Form.Item>
+          <Form.Item label={t('modal.attachment')} extra={t('modal.attachmentHint')}>
+            <Flex vertical gap={8}>
+              {attachmentName ? (
+                <Flex
+                  align="center"
+                  gap={8}
+                  style={{ padding: '4px 4px 4px 12px', border: `1px solid ${token.colorBorderSecondary}`, borderRadius: token.borderRadius, minWidth: 0 }}
+                  data-testid="quick-message-attachment"
+                >
+                  <PaperClipOutlined style={{ color: token.colorTextSecondary }} />
+                  <Typography.Text ellipsis style={{ flex: 1, minWidth: 0 }}>
+                    {attachmentName}
+                  </Typography.Text>
+                  <Button type="text" danger size="small" icon={<DeleteOutlined />} aria-label={t('modal.removeAttachment')} onClick={clearAttachment} />
+                </Flex>
+              ) : null}
+              <Upload accept={ACCEPT} maxCount={1} showUploadList={false} beforeUpload={choose}>
+                <Button icon={<UploadOutlined />}>{t(attachmentName ? 'modal.replaceAttachment' : 'modal.attach')}</Button>
+              </Upload>
+            </Flex>
+          </Form.Item>
+          {isAdmin ? (
+            <Form.Item label={t('modal.geral')} style={{ marginBottom: 0 }}>
+              <Flex align="center" gap={12}>
+                <Form.Item name="geral" valuePropName="checked" noStyle>
+                  <Switch aria-label={t('modal.geral')} />
+                </Form.Item>
+                <Typography.Text type="secondary">{t('modal.geralHint')}</Typography.Text>
+              </Flex>
+            </Form.Item>
+          ) : null}
+        </Form>
+      </Spin>
+    </Modal>
+  );
+}

@@ -1,0 +1,91 @@
+import { Space, Table, Typography, theme } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useTranslation } from 'react-i18next';
+import { formatDate } from '../../layout/dates';
+import { daysToDue, dueTone, dueToneColor, type DueTone } from './due-date';
+import type { Company } from './settings.types';
+
+interface CompaniesTableProps {
+  companies: Company[];
+  loading: boolean;
+  onSelect(company: Company): void;
+}
+
+const LEGEND: [DueTone, string][] = [
+  ['soon', 'companies.legendSoon'],
+  ['near', 'companies.legendNear'],
+  ['late', 'companies.legendLate'],
+];
+
+/** The companies, coloured by days to their due date; a click loads one into the form. */
+export function CompaniesTable({ companies, loading, onSelect }: CompaniesTableProps) {
+  const { t } = useTranslation('settings');
+  const { token } = theme.useToken();
+
+  const columns: ColumnsType<Company> = [
+    { key: 'name', title: t('companies.name'), dataIndex: 'name' },
+    { key: 'email', title: t('companies.email'), dataIndex: 'email' },
+    { key: 'phone', title: t('companies.phone'), dataIndex: 'phone' },
+    { key: 'plan', title: t('companies.plan'), render: (_, c) => c.plan?.name ?? '' },
+    {
+      key: 'status',
+      title: t('companies.status'),
+      render: (_, c) => (c.status ? t('form.yes') : t('form.no')),
+    },
+    {
+      key: 'dueDate',
+      title: t('companies.dueDate'),
+      render: (_, c) => (c.dueDate ? formatDate(c.dueDate) : <Typography.Text type="secondary">{t('companies.noDueDate')}</Typography.Text>),
+    },
+    {
+      key: 'recurrence',
+      title: t('companies.recurrence'),
+      render: (_, c) => t(`companies.recurrences.${c.recurrence}`, { defaultValue: c.recurrence }),
+    },
+  ];
+
+  return (
+    <>
+      <Table<Company>
+        rowKey="id"
+        size="small"
+        columns={columns}
+        dataSource={companies}
+        loading={loading}
+        scroll={{ x: 'max-content' }}
+        pagination={{ pageSize: 10, hideOnSinglePage: true }}
+        locale={{ emptyText: t('companies.empty') }}
+        onRow={(company) => {
+          const tone = dueTone(daysToDue(company.dueDate));
+          return {
+            onClick: () => onSelect(company),
+            style: { cursor: 'pointer', ...(tone ? { background: dueToneColor(tone, token) } : {}) },
+            'data-testid': `company-row-${company.id}`,
+            'data-tone': tone ?? 'none',
+          } as React.HTMLAttributes<HTMLElement>;
+        }}
+        data-testid="companies-table"
+      />
+      <Space wrap size={[16, 4]} style={{ marginTop: 8 }}>
+        <Typography.Text type="secondary">{t('companies.legendTitle')}:</Typography.Text>
+        {LEGEND.map(([tone, labelKey]) => (
+          <Space key={tone} size={6}>
+            <span
+              aria-hidden
+              style={{
+                display: 'inline-block',
+                width: 14,
+                height: 14,
+                borderRadius: token.borderRadiusSM,
+                background: dueToneColor(tone, token),
+                border: `1px solid ${token.colorBorder}`,
+                verticalAlign: 'middle',
+              }}
+            />
+            <Typography.Text type="secondary">{t(labelKey)}</Typography.Text>
+          </Space>
+        ))}
+      </Space>
+    </>
+  );
+}

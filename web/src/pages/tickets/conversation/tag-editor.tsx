@@ -1,0 +1,82 @@
+import { useEffect, useState } from 'react';
+import { App, Select, Tag, theme } from 'antd';
+import { CloseOutlined, TagsOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../../api/client';
+import { errorText } from '../../../api/errors';
+import type { Ticket } from '../../../api/types';
+
+type TicketTag = Ticket['tags'][number];
+
+/** The ticket's tags, picked from the company's tags (POST /tags/sync sends the whole set). */
+export function TagEditor({ ticket, disabled }: { ticket: Ticket; disabled: boolean }) {
+  const { t } = useTranslation('conversation');
+  const { message } = App.useApp();
+  const { token } = theme.useToken();
+  const [all, setAll] = useState<TicketTag[]>([]);
+  const [selected, setSelected] = useState<number[]>(() => ticket.tags.map((tag) => tag.id));
+  const [saving, setSaving] = useState(false);
+  const ticketTags = ticket.tags.map((tag) => tag.id).join(',');
+
+  // A live update of the ticket (another user's edit) replaces the selection.
+  useEffect(() => {
+    setSelected(ticketTags ? ticketTags.split(',').map(Number) : []);
+  }, [ticketTags]);
+
+  useEffect(() => {
+    if (disabled) return;
+    const controller = new AbortController();
+    api
+      .get<TicketTag[]>('/tags/list', undefined, { signal: controller.signal })
+      .then(setAll)
+      .catch((err: unknown) => {
+        if (!controller.signal.aborted) void message.error(errorText(err, t));
+      });
+    return () => controller.abort();
+  }, [disabled, message, t]);
+
+  const known = new Map([...ticket.tags, ...all].map((tag) => [tag.id, tag]));
+
+  const change = (ids: number[]) => {
+    const before = selected;
+    setSelected(ids);
+    setSaving(true);
+    api
+      .post('/tags/sync', { ticketId: ticket.id, tags: ids.map((id) => ({ id })) })
+      .catch((err: unknown) => {
+        setSelected(before);
+        void message.error(errorText(err, t));
+      })
+      .finally(() => setSaving(false));
+  };
+
+  return (
+    <div style={{ padding: '6px 12px', borderBottom: `1px solid ${token.colorBorderSecondary}`, background: token.colorBgContainer }}>
+      <Select
+        mode="multiple"
+        value={selected}
+        onChange={change}
+        disabled={disabled}
+        loading={saving}
+        variant="borderless"
+        prefix={<TagsOutlined style={{ color: token.colorTextTertiary }} />}
+        placeholder={t('tags.placeholder')}
+        aria-label={t('tags.label')}
+        data-testid="tag-editor"
+        style={{ width: '100%' }}
+        showSearch={{ optionFilterProp: 'label' }}
+        options={[...known.values()].map((tag) => ({ value: tag.id, label: tag.name }))}
+        optionRender={(option) => <Tag color={known.get(Number(option.value))?.color}>{option.label}</Tag>}
+        tagRender={({ value, closable, onClose }) => {
+          const tag = known.get(Number(value));
+          return (
+            // The close mark takes the chip's own colour: the theme's grey vanishes on a light chip in dark mode.
+            <Tag color={tag?.color} closable={closable} closeIcon={<CloseOutlined style={{ color: 'inherit' }} />} onClose={onClose} style={{ marginInlineEnd: 4 }}>
+              {tag?.name ?? value}
+            </Tag>
+          );
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+import { useEffect, useState } from 'react';
+import { App, Form, Modal, Select, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../../api/client';
+import { errorText } from '../../../api/errors';
+import type { QueueRef, Ticket } from '../../../api/types';
+import { ModalFooter } from '../../../components/modal-footer';
+import { useSubmitGuard } from '../../../components/use-submit-guard';
+
+/** User search starts at this many typed characters (spec §5). */
+const USER_SEARCH_MIN = 3;
+
+interface UserChoice {
+  id: number;
+  name: string;
+}
+
+interface FormValues {
+  queueId?: number;
+  userId?: number;
+}
+
+export interface TransferModalProps {
+  open: boolean;
+  ticket: Ticket;
+  onClose(): void;
+  onTransferred(ticket: Ticket): void;
+}
+
+/** Transfer a ticket to a queue (required) and, optionally, a user found by name. */
+export function TransferModal({ open, ticket, onClose, onTransferred }: TransferModalProps) {
+  const { t } = useTranslation('conversation');
+  const { message } = App.useApp();
+  const [form] = Form.useForm<FormValues>();
+  const [queues, setQueues] = useState<QueueRef[]>([]);
+  const [users, setUsers] = useState<UserChoice[]>([]);
+  const [loading, setLoading] = useState(false);
+  const [search, setSearch] = useState('');
+  const { saving, guard } = useSubmitGuard((err) => errorText(err, t));
+
+  useEffect(() => {
+    if (!open) return;
+    form.resetFields();
+    setSearch('');
+    const controller = new AbortController();
+    setLoading(true);
+    Promise.all([
+      api.get<QueueRef[]>('/queue', undefined, { signal: controller.signal }),
+      api.get<{ users: UserChoice[] }>('/users/list', undefined, { signal: controller.signal }),
+    ])
+      .then(([queueList, userList]) => {
+        setQueues(queueList);
+        setUsers(userList.users);
+      })
+      .catch((err: unknown) => {
+        if (!controller.signal.aborted) void message.error(errorText(err, t));
+      })
+      .finally(() => {
+        if (!controller.signal.aborted) setLoading(false);
+      });
+    return () => controller.abort();
+  }, [open, form, message, t]);
+
+  const term = search.trim().toLowerCase();
+  const selectedUser = Form.useWatch('userId', form);
+  const userOptions = users
+    .filter((u) => u.id === selectedUser || (term.length >= USER_SEARCH_MIN && u.name.toLowerCase().includes(term)))
+    .map((u) => ({ value: u.id, label: u.name }));
+
+  const submit = (values: FormValues) =>
+    guard(
+      // Without a user the server puts the ticket back to pending in the new queue.
+      () => api.put<Ticket>(`/tickets/${ticket.id}`, { queueId: values.queueId, userId: values.userId ?? null }),
+      (next) => {
+        void message.success(t('transfer.done'));
+        onClose();
+        onTransferred(next);
+      },
+    );
+
+  return (
+    <Modal
+      open={open}
+      title={t('transfer.title')}
+      onCancel={onClose}
+      destroyOnHidden
+      footer={<ModalFooter onCancel={onClose} onSave={() => form.submit()} saving={saving} loading={loading} saveLabel={t('transfer.submit')} />}
+    >
+      <Form form={form} layout="vertical" onFinish={(values) => void submit(values)} requiredMark={false}>
+        <Form.Item name="queueId" label={t('transfer.queue')} rules={[{ required: true, message: t('transfer.queueRequired') }]}>
+          <Select
+            loading={loading}
+            placeholder={t('transfer.queueRequired')}
+            options={queues.map((q) => ({ value: q.id, label: q.name }))}
+            showSearch={{ optionFilterProp: 'label' }}
+          />
+        </Form.Item>
+        <Form.Item name="userId" label={t('transfer.user')} extra={<Typography.Text type="secondary">{t('transfer.userHint')}</Typography.Text>}>
+          <Select
+            allowClear
+            placeholder={t('transfer.userPlaceholder')}
+            showSearch={{ filterOption: false, onSearch: setSearch, searchValue: search }}
+            options={userOptions}
+            notFoundContent={term.length >= USER_SEARCH_MIN ? t('transfer.noUsers') : null}
+            onChange={() => setSearch('')}
+          />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

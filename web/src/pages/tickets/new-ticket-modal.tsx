@@ -1,0 +1,233 @@
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Alert, Avatar, Flex, Form, Modal, Select, Spin, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'wouter';
+import { ApiError, api } from '../../api/client';
+import { errorText } from '../../api/errors';
+import type { Ticket, TicketContact } from '../../api/types';
+import { useAuth } from '../../auth/auth-provider';
+import { ModalFooter } from '../../components/modal-footer';
+import { useSubmitGuard } from '../../components/use-submit-guard';
+import { registerTranslations } from '../../i18n';
+import { initials, isAdminUser } from './ticket-rules';
+import { ticketsTranslations } from './tickets.i18n';
+import { useChoices, useQueueChoices } from './use-choices';
+
+// The contacts page opens this modal too: it brings its own strings.
+registerTranslations('tickets', ticketsTranslations);
+
+/** Contact suggestions start after this many typed characters (spec §5). */
+const MIN_SEARCH = 3;
+const SEARCH_DEBOUNCE_MS = 300;
+
+export type ContactChoice = Pick<TicketContact, 'id' | 'name' | 'number'> & { profilePicUrl?: string };
+
+export interface NewTicketModalProps {
+  open: boolean;
+  onClose(): void;
+  /** A contact chosen beforehand (the contacts page's "start ticket"). */
+  contact?: ContactChoice | null;
+}
+
+interface FormValues {
+  contactId?: number;
+  queueId?: number;
+  whatsappId?: number;
+}
+
+/** The ticket named by a 409 ERR_OTHER_OPEN_TICKET, whose message is that ticket as JSON. */
+interface OpenTicket {
+  uuid: string;
+  userId: number | null;
+  user: { id: number; name: string } | null;
+  queue: { id: number; name: string } | null;
+}
+
+function otherOpenTicket(err: unknown): OpenTicket | null {
+  if (!(err instanceof ApiError) || err.code !== 'ERR_OTHER_OPEN_TICKET') return null;
+  try {
+    const parsed = JSON.parse(err.message) as Partial<OpenTicket>;
+    return typeof parsed.uuid === 'string' ? { uuid: parsed.uuid, userId: parsed.userId ?? null, user: parsed.user ?? null, queue: parsed.queue ?? null } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The contacts whose name or number contains the typed text, fetched once 3 characters are typed. */
+function useContactSearch(open: boolean) {
+  const [text, setText] = useState('');
+  const [found, setFound] = useState<ContactChoice[]>([]);
+  const [searching, setSearching] = useState(false);
+  const term = text.trim().toLowerCase();
+
+  useEffect(() => {
+    if (!open || term.length < MIN_SEARCH) {
+      setFound([]);
+      setSearching(false);
+      return;
+    }
+    const controller = new AbortController();
+    setSearching(true);
+    const timer = window.setTimeout(() => {
+      api
+        .get<{ contacts: ContactChoice[] }>('/contacts', { searchParam: term, pageNumber: 1 }, { signal: controller.signal })
+        .then((answer) => setFound(answer.contacts))
+        .catch(() => setFound([]))
+        .finally(() => {
+          if (!controller.signal.aborted) setSearching(false);
+        });
+    }, SEARCH_DEBOUNCE_MS);
+    return () => {
+      window.clearTimeout(timer);
+      controller.abort();
+    };
+  }, [open, term]);
+
+  return { setText, found, searching, tooShort: term.length < MIN_SEARCH };
+}
+
+/**
+ * Starts a conversation with a contact: contact (searched), queue (required unless admin) and
+ * connection. When the contact already has an open ticket, the user's own opens; another user's
+ * is named with its queue.
+ */
+export function NewTicketModal({ open, onClose, contact }: NewTicketModalProps) {
+  const { t } = useTranslation('tickets');
+  const { user } = useAuth();
+  const [, navigate] = useLocation();
+  const [form] = Form.useForm<FormValues>();
+  const [conflict, setConflict] = useState<OpenTicket | null>(null);
+  // The chosen contact stays an option once the search moves on.
+  const [picked, setPicked] = useState<ContactChoice | null>(null);
+  const admin = user !== null && isAdminUser(user);
+  const queues = useQueueChoices(open);
+  const connections = useChoices('/whatsapp', open);
+  const search = useContactSearch(open);
+  const { setText } = search;
+  const { saving, guard } = useSubmitGuard((err) => errorText(err, t));
+
+  const userRef = useRef(user);
+  userRef.current = user;
+
+  // Each opening starts afresh: the given contact, the user's only queue, the user's connection.
+  useEffect(() => {
+    if (!open) return;
+    const me = userRef.current;
+    form.resetFields();
+    setConflict(null);
+    setText('');
+    setPicked(contact ?? null);
+    const onlyQueue = me?.queues.length === 1 ? me.queues[0]!.id : undefined;
+    form.setFieldsValue({ contactId: contact?.id, queueId: onlyQueue, whatsappId: me?.whatsappId ?? undefined });
+  }, [open, contact, form, setText]);
+
+  const contactOptions = useMemo(() => {
+    const list = picked && !search.found.some((c) => c.id === picked.id) ? [picked, ...search.found] : search.found;
+    return list.map((c) => ({
+      value: c.id,
+      label: c.name,
+      title: c.name,
+      render: (
+        <Flex align="center" gap={8}>
+          <Avatar size="small" src={c.profilePicUrl || undefined} alt="">
+            {initials(c.name)}
+          </Avatar>
+          <Typography.Text ellipsis style={{ flex: 1, minWidth: 0 }}>
+            {c.name}
+          </Typography.Text>
+          <Typography.Text type="secondary">{c.number}</Typography.Text>
+        </Flex>
+      ),
+    }));
+  }, [picked, search.found]);
+
+  const opened = (uuid: string) => {
+    onClose();
+    navigate(`/tickets/${uuid}`);
+  };
+
+  const submit = (values: FormValues) => {
+    setConflict(null);
+    const body = { contactId: values.contactId, queueId: values.queueId, whatsappId: values.whatsappId, status: 'open' as const };
+    return guard(
+      async () => {
+        try {
+          return await api.post<Ticket>('/tickets', body);
+        } catch (err) {
+          const existing = otherOpenTicket(err);
+          if (!existing) throw err;
+          return existing;
+        }
+      },
+      (ticket) => {
+        // Ours (new, or already open with us) opens; someone else's is named in the modal.
+        if ('companyId' in ticket || ticket.userId === user?.id) opened(ticket.uuid);
+        else setConflict(ticket);
+      },
+    );
+  };
+
+  let notFound: ReactNode = t('newTicketModal.noContacts');
+  if (search.tooShort) notFound = t('newTicketModal.typeMore');
+  else if (search.searching) notFound = <Spin size="small" />;
+
+  return (
+    <Modal
+      open={open}
+      title={t('newTicketModal.title')}
+      onCancel={onClose}
+      // Unmounted when closed: a closed dialog left in the page after an open one takes its Escape key.
+      destroyOnHidden
+      width={480}
+      footer={<ModalFooter onCancel={onClose} onSave={() => form.submit()} saving={saving} loading={false} saveLabel={t('newTicketModal.ok')} />}
+    >
+      <Form<FormValues> form={form} layout="vertical" onFinish={submit} requiredMark={false} style={{ marginTop: 16 }}>
+        <Form.Item name="contactId" label={t('newTicketModal.contact')} rules={[{ required: true, message: t('newTicketModal.contactRequired') }]}>
+          <Select
+            showSearch={{ filterOption: false, onSearch: search.setText }}
+            placeholder={t('newTicketModal.contactPlaceholder')}
+            options={contactOptions}
+            optionRender={(option) => option.data.render}
+            notFoundContent={notFound}
+            onChange={(id: number) => {
+              setConflict(null);
+              setPicked(search.found.find((c) => c.id === id) ?? picked);
+            }}
+            aria-label={t('newTicketModal.contact')}
+            data-testid="new-ticket-contact"
+          />
+        </Form.Item>
+        <Form.Item name="queueId" label={t('newTicketModal.queue')} rules={[{ required: !admin, message: t('newTicketModal.queueRequired') }]}>
+          <Select
+            allowClear
+            placeholder={t('newTicketModal.queueRequired')}
+            loading={!queues.ready}
+            options={queues.items.map((q) => ({ value: q.id, label: q.name }))}
+            aria-label={t('newTicketModal.queue')}
+          />
+        </Form.Item>
+        <Form.Item name="whatsappId" label={t('newTicketModal.connection')}>
+          <Select
+            allowClear
+            placeholder={t('newTicketModal.defaultConnection')}
+            loading={!connections.ready}
+            options={connections.items.map((c) => ({ value: c.id, label: c.name }))}
+            aria-label={t('newTicketModal.connection')}
+          />
+        </Form.Item>
+      </Form>
+      {conflict ? (
+        <Alert
+          type="warning"
+          showIcon
+          data-testid="new-ticket-conflict"
+          title={
+            conflict.user
+              ? t('newTicketModal.alreadyAttended', { user: conflict.user.name, queue: conflict.queue?.name ?? t('noQueue') })
+              : t('newTicketModal.alreadyWaiting', { queue: conflict.queue?.name ?? t('noQueue') })
+          }
+        />
+      ) : null}
+    </Modal>
+  );
+}
