@@ -15,6 +15,10 @@ export const Events = {
   messageAck: 'message.ack',
   messageRevoked: 'message.revoked',
   messageEdited: 'message.edited',
+  /** An outgoing message was taken by WhatsApp: `{ messageId, ticketId }`. */
+  messageSent: 'message.sent',
+  /** An outgoing message failed its last attempt: `{ messageId, ticketId, error }`. */
+  messageSendFailed: 'message.send_failed',
   callReceived: 'call.received',
   contactSeen: 'contact.seen',
   /** A connection's session reached CONNECTED (saved): `{ connectionId, companyId }`. */

@@ -4,8 +4,12 @@ import { fileURLToPath } from 'node:url';
 import type { Next } from 'koa';
 import type { AppContext } from './context.js';
 
-/** The built SPA: dist/web (vite build), beside dist/core when built, or under dist/ from the sources. */
+/**
+ * The built SPA: dist/web (vite build), beside dist/core when built, or under dist/ from the sources.
+ * ATENDE_WEB_ROOT names another build (browser tests of two checkouts' builds side by side).
+ */
 export const defaultWebRoot = [
+  ...(process.env.ATENDE_WEB_ROOT ? [path.resolve(process.env.ATENDE_WEB_ROOT)] : []),
   fileURLToPath(new URL('../../web', import.meta.url)),
   fileURLToPath(new URL('../../dist/web', import.meta.url)),
 ].find((dir) => existsSync(path.join(dir, 'index.html')) && existsSync(path.join(dir, 'assets')));

@@ -7,4 +7,4 @@ import { CHROMIUM } from './browser.js';
  * scripts/test.mjs runs this folder only when chromium exists, so a run without it is reported
  * as skipped there, never silently passed here.
  */
-export const describeE2E = existsSync(CHROMIUM) && existsSync('dist/web/index.html') ? describe : describe.skip;
+export const describeE2E = existsSync(CHROMIUM) && existsSync(`${process.env.ATENDE_WEB_ROOT ?? 'dist/web'}/index.html`) ? describe : describe.skip;

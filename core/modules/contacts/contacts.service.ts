@@ -13,7 +13,7 @@ import type { SettingsService } from '../settings/settings.service.js';
 import { Whatsapp } from '../whatsapp/whatsapp.model.js';
 import { Contact, ContactCustomField } from './contact.model.js';
 import { checkRows, readTable, toCsv, type CandidateRow, type Rejected } from './contacts-file.js';
-import { nextDay, zonedDayStart } from './zoned-day.js';
+import { nextDay, zonedDayStart } from '../../time/zoned-time.js';
 import {
   CONTACTS_PAGE_SIZE,
   contactNumber,

@@ -222,6 +222,7 @@ export class OutboundService {
         ack: db.raw('case when ?? < 1 then 1 else ?? end', ['ack', 'ack']) as unknown as number,
       });
     await publishMessage(db, this.deps.events, 'update', message.id);
+    await this.infra.bus.emit(Events.messageSent, message.companyId, { messageId: message.id, ticketId: message.ticketId });
     return undefined;
   }
 
@@ -238,6 +239,7 @@ export class OutboundService {
       await this.infra.jobs.schedule(new Date(Date.now() + delay), SEND_JOB, { messageId: message.id });
     }
     await publishMessage(this.infra.db, this.deps.events, 'update', message.id);
+    if (last) await this.infra.bus.emit(Events.messageSendFailed, message.companyId, { messageId: message.id, ticketId: message.ticketId, error: SEND_FAILED });
   }
 
   /** Hands the message to its ticket's connection, with its own id. */

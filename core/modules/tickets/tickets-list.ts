@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { isPostgres } from '../../db/database.js';
-import { nextDay, zonedDayStart } from '../contacts/zoned-day.js';
+import { nextDay, zonedDayStart } from '../../time/zoned-time.js';
 import { whereVisible, type TicketViewer } from './ticket-access.js';
 import { Ticket } from './ticket.model.js';
 import { withTicketGraph } from './ticket-view.js';

@@ -1,22 +1,10 @@
 import { lazy, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 import { ApiOutlined, BookOutlined, CheckSquareOutlined, PartitionOutlined, SettingOutlined, TeamOutlined } from '@ant-design/icons';
 import { TagsOutlined, ThunderboltOutlined } from '@ant-design/icons';
-import { ContactsOutlined } from '@ant-design/icons';
+import { ContactsOutlined, DashboardOutlined } from '@ant-design/icons';
 import { WhatsAppOutlined } from '@ant-design/icons';
-import type { Plan, SessionUser } from '../api/types';
+import { isAdmin, type Gate, type GateContext } from './gates';
 import { ConnectionsBadge } from './connections/connections-badge';
-
-export interface GateContext {
-  user: SessionUser;
-  plan: Plan | null;
-  /** The local 'cshow' flag that reveals the campaign pages. */
-  cshow: boolean;
-}
-
-export type Gate = (ctx: GateContext) => boolean;
-
-export const isAdmin: Gate = ({ user }) => user.profile === 'admin' || user.super;
-export const isSuper: Gate = ({ user }) => user.super;
 
 export interface PageDefinition {
   /** wouter pattern, e.g. '/users' or '/tickets/:ticketId?' */
@@ -32,6 +20,8 @@ export interface PageDefinition {
     section: 'main' | 'admin';
     /** Shown after the label (e.g. a warning badge); a component, so it may use hooks. */
     badge?: ComponentType;
+    /** A plugin's entry goes just before the entry with this href (at the end of its section without one). */
+    before?: string;
   };
 }
 
@@ -40,9 +30,17 @@ export interface PageDefinition {
  * made from this list, so a page and its entry cannot disagree; pages that do not exist yet are
  * simply not here.
  */
-export const pages: PageDefinition[] = [
+const corePages: PageDefinition[] = [
   {
-    // The inbox is the first entry, so '/' opens it.
+    // The first entry an admin may see, so '/' opens it for admins.
+    path: '/dashboard',
+    component: lazy(() => import('./dashboard/dashboard-page')),
+    gate: isAdmin,
+    deniedKey: 'session.accessDenied',
+    menu: { href: '/dashboard', labelKey: 'menu.dashboard', icon: <DashboardOutlined />, section: 'main' },
+  },
+  {
+    // The first entry of everyone else, so '/' opens the inbox for them.
     path: '/tickets/:ticketId?',
     component: lazy(() => import('./tickets/tickets-page')),
     menu: { href: '/tickets', labelKey: 'menu.tickets', icon: <WhatsAppOutlined />, section: 'main' },
@@ -101,6 +99,32 @@ export const pages: PageDefinition[] = [
   },
 ];
 
+/** What a plugin's web folder exports from its index.tsx. */
+export interface PluginWeb {
+  pages: PageDefinition[];
+}
+
+/** Every plugins/<name>/web/index.tsx, built into the app (DESIGN §7). */
+const pluginWebs = import.meta.glob<PluginWeb>('../../../plugins/*/web/index.tsx', { eager: true });
+
+function withPluginPages(core: PageDefinition[], plugins: PageDefinition[]): PageDefinition[] {
+  const all = [...core];
+  for (const page of plugins) {
+    const at = page.menu?.before ? all.findIndex((p) => p.menu?.href === page.menu?.before) : -1;
+    all.splice(at === -1 ? all.length : at, 0, page);
+  }
+  return all;
+}
+
+export const pages: PageDefinition[] = withPluginPages(
+  corePages,
+  Object.keys(pluginWebs)
+    .sort()
+    .flatMap((key) => pluginWebs[key]!.pages),
+);
+
 export function visiblePages(ctx: GateContext): PageDefinition[] {
   return pages.filter((page) => !page.gate || page.gate(ctx));
 }
+
+export { isAdmin, isSuper, type Gate, type GateContext } from './gates';

@@ -29,3 +29,19 @@ export function nextDay(day: string): string {
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];
   return new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
 }
+
+/** The UTC instant (ISO) of the wall-clock time `YYYY-MM-DDTHH:mm[:ss]` in `timeZone`. */
+export function zonedInstant(local: string, timeZone: string): string {
+  const [day = '', time = '00:00'] = local.split('T');
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const [hh = 0, mm = 0, ss = 0] = time.split(':').map(Number);
+  const wallUtc = Date.UTC(y, m - 1, d, hh, mm, ss);
+  const guess = wallUtc - offsetAt(wallUtc, timeZone);
+  return new Date(wallUtc - offsetAt(guess, timeZone)).toISOString();
+}
+
+/** The wall-clock `YYYY-MM-DDTHH:mm` of `instant` in `timeZone`. */
+export function wallClock(instant: string | Date, timeZone: string): string {
+  const at = new Date(instant).getTime();
+  return new Date(Math.floor(at / 1000) * 1000 + offsetAt(at, timeZone)).toISOString().slice(0, 16);
+}

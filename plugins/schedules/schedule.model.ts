@@ -1,0 +1,32 @@
+import { BaseModel } from '../../core/db/base.model.js';
+import type { Contact } from '../../core/modules/contacts/contact.model.js';
+import type { User } from '../../core/modules/users/user.model.js';
+
+/**
+ * PENDENTE: waiting for its time. AGENDADA: its time came, the message is in the send queue (the
+ * connection may be down). ENVIADA: WhatsApp took it (sentAt). ERRO: it could not be sent (error).
+ */
+export const SCHEDULE_STATUSES = ['PENDENTE', 'AGENDADA', 'ENVIADA', 'ERRO'] as const;
+export type ScheduleStatus = (typeof SCHEDULE_STATUSES)[number];
+
+export class Schedule extends BaseModel {
+  static override tableName = 'schedules';
+
+  companyId!: number;
+  contactId!: number;
+  userId!: number | null;
+  ticketId!: number | null;
+  messageId!: number | null;
+  body!: string;
+  /** UTC ISO instant. */
+  sendAt!: string;
+  sentAt!: string | null;
+  status!: ScheduleStatus;
+  error!: string | null;
+  /** Stored name in MediaStorage. */
+  mediaPath!: string | null;
+  mediaName!: string | null;
+
+  contact?: Contact;
+  user?: User;
+}
