@@ -22,6 +22,7 @@ import {
   type ListContactsQuery,
   type UpdateContactInput,
 } from './contacts.schema.js';
+import { likePattern } from '../../db/like-pattern.js';
 
 /** A contact as lists and live frames show it. */
 export interface ContactView {
@@ -89,11 +90,6 @@ function toDetail(contact: Contact): ContactDetail {
     extraInfo: (contact.extraInfo ?? []).map(({ id, name, value }) => ({ id, name, value })),
     whatsapp: contact.whatsapp ? { id: contact.whatsapp.id, name: contact.whatsapp.name } : null,
   };
-}
-
-/** `%term%` for LIKE, with the wildcards in the term itself escaped by '!'. */
-function likePattern(term: string): string {
-  return `%${term.replace(/[!%_]/g, '!$&')}%`;
 }
 
 function chunks<T>(items: T[], size: number): T[][] {

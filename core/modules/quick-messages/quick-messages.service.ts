@@ -5,6 +5,7 @@ import { ForbiddenError, NotFoundError } from '../../errors.js';
 import type { UploadedFile } from '../media/media-upload.js';
 import { QuickMessage } from './quick-message.model.js';
 import { QUICK_MESSAGES_PAGE_SIZE, type CreateQuickMessageInput, type UpdateQuickMessageInput } from './quick-messages.schema.js';
+import { likePattern } from '../../db/like-pattern.js';
 
 /** A quick reply as the API shows it; `mediaUrl` is where the client fetches the attachment. */
 export interface QuickMessageView {
@@ -37,11 +38,6 @@ function toView(q: QuickMessage): QuickMessageView {
     createdAt: q.createdAt,
     updatedAt: q.updatedAt,
   };
-}
-
-/** `%term%` for LIKE, with the wildcards in the term itself escaped by '!'. */
-function likePattern(term: string): string {
-  return `%${term.replace(/[!%_]/g, '!$&')}%`;
 }
 
 /** What the list shows of the user's file name: no control characters, at most 255 characters. */

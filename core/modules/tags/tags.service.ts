@@ -5,6 +5,7 @@ import { isAdmin, type AuthUser } from '../../auth/auth-user.js';
 import { ForbiddenError, NotFoundError } from '../../errors.js';
 import { Tag } from './tag.model.js';
 import { TAGS_PAGE_SIZE, type CreateTagInput, type SyncTagsInput, type UpdateTagInput } from './tags.schema.js';
+import { likePattern } from '../../db/like-pattern.js';
 
 /** A tag as the API shows it, with how many tickets carry it. */
 export interface TagView {
@@ -34,11 +35,6 @@ function toView(tag: TagRow): TagView {
     createdAt: tag.createdAt,
     updatedAt: tag.updatedAt,
   };
-}
-
-/** `%term%` for LIKE, with the wildcards in the term itself escaped by '!'. */
-function likePattern(term: string): string {
-  return `%${term.replace(/[!%_]/g, '!$&')}%`;
 }
 
 /** The spec (§6): only admins and supervisors see the Kanban switch; the server holds the same line. */

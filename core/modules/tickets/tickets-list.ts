@@ -5,6 +5,7 @@ import { whereVisible, type TicketViewer } from './ticket-access.js';
 import { Ticket } from './ticket.model.js';
 import { withTicketGraph } from './ticket-view.js';
 import { TICKETS_PAGE_SIZE, type ListTicketsQuery } from './tickets.schema.js';
+import { likePattern } from '../../db/like-pattern.js';
 
 /** `count` stops here: counting 100,000 rows for a badge is wasted work (DESIGN §10). */
 export const TICKETS_COUNT_CAP = 1000;
@@ -17,11 +18,6 @@ export interface TicketPage {
   /** How many tickets the filters match, up to TICKETS_COUNT_CAP. */
   count: number;
   hasMore: boolean;
-}
-
-/** `%term%` for LIKE, with the wildcards in the term itself escaped by '!'. */
-function likePattern(term: string): string {
-  return `%${term.replace(/[!%_]/g, '!$&')}%`;
 }
 
 /** An FTS5 phrase: with the trigram tokenizer it matches the term as a substring. */

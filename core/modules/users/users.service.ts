@@ -12,6 +12,7 @@ import { Whatsapp } from '../whatsapp/whatsapp.model.js';
 import { User } from './user.model.js';
 import { USERS_PAGE_SIZE } from './users.schema.js';
 import { uniqueOr } from '../../db/unique-violation.js';
+import { likePattern } from '../../db/like-pattern.js';
 
 const { raw } = objection;
 
@@ -134,11 +135,6 @@ function toSessionUser(user: User & { company: Company }): SessionUser {
       settings: (company.settings ?? []).map(({ key, value }) => ({ key, value })),
     },
   };
-}
-
-/** `%term%` for LIKE, with the wildcards in the term itself escaped by '!'. */
-function likePattern(term: string): string {
-  return `%${term.replace(/[!%_]/g, '!$&')}%`;
 }
 
 /** Whether an optional input changes a current value. */
