@@ -34,7 +34,7 @@ const WHATICKET = {
   inbound: '2.9 msg/s',
 };
 
-type Figures = Record<string, string>;
+export type Figures = Record<string, string>;
 
 function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
@@ -66,13 +66,13 @@ async function startServer(database: BenchDatabase): Promise<{ atende: Atende; d
   return { atende: await startAtende(config, createLogger('silent', false)), dir };
 }
 
-async function login(url: string, email: string): Promise<string> {
+export async function login(url: string, email: string): Promise<string> {
   const res = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
   if (res.status !== 200) throw new Error(`bench login ${email}: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { token: string }).token;
 }
 
-interface HttpRequest {
+export interface HttpRequest {
   label: string;
   path: string;
   token: string;
@@ -125,6 +125,11 @@ async function ticketRequests(url: string, meta: DatasetMeta): Promise<Figures> 
     { label: 'messages of the 200-message ticket', token: admin, path: `/api/messages/${T200}?pageNumber=1`, count: 200, maxMs: 60_000, budget: '', whaticket: WHATICKET.messages },
     { label: 'POST login (scrypt)', token: '', method: 'POST', path: '/api/auth/login', body: { email: ADMIN_EMAIL, password: PASSWORD }, count: 50, maxMs: 30_000, budget: '', whaticket: WHATICKET.login },
   ];
+  return httpFigures(url, requests);
+}
+
+/** Runs the requests and prints p50 / p95 of each with its budget, the old product's figure and the answer's count. */
+export async function httpFigures(url: string, requests: HttpRequest[]): Promise<Figures> {
   const figures: Figures = {};
   for (const result of await runHttp(url, requests)) {
     const request = requests.find((r) => r.label === result.label)!;
@@ -265,7 +270,8 @@ async function inbound(atende: Atende, meta: DatasetMeta): Promise<Figures> {
   }
 }
 
-async function onDatabase(kind: 'sqlite' | 'pg', pgUrl?: string): Promise<Figures> {
+/** A run copy of the dataset on `kind`, a server on it, and `run`'s figures labelled with the database. */
+async function onDatabase(kind: 'sqlite' | 'pg', run: (atende: Atende, meta: DatasetMeta) => Promise<Figures>, pgUrl?: string): Promise<Figures> {
   const started = performance.now();
   const database = await benchDatabase(kind, { pgUrl });
   const figures: Figures = {
@@ -273,8 +279,7 @@ async function onDatabase(kind: 'sqlite' | 'pg', pgUrl?: string): Promise<Figure
   };
   const { atende, dir } = await startServer(database);
   try {
-    Object.assign(figures, await ticketRequests(atende.server.url, database.meta));
-    Object.assign(figures, await inbound(atende, database.meta));
+    Object.assign(figures, await run(atende, database.meta));
   } finally {
     await atende.stop();
     await database.release();
@@ -283,11 +288,15 @@ async function onDatabase(kind: 'sqlite' | 'pg', pgUrl?: string): Promise<Figure
   return Object.fromEntries(Object.entries(figures).map(([label, value]) => [`[${kind}] ${label}`, value]));
 }
 
-/** Runs on SQLite, then on PostgreSQL when a server is named. */
-export async function pipelineBench(): Promise<Figures> {
-  const figures = await onDatabase('sqlite');
+/** `run` on SQLite, then on PostgreSQL when ATENDE_BENCH_PG_URL (or ATENDE_TEST_PG_URL) names a server. */
+export async function onEachDatabase(run: (atende: Atende, meta: DatasetMeta) => Promise<Figures>): Promise<Figures> {
+  const figures = await onDatabase('sqlite', run);
   const pgUrl = process.env.ATENDE_BENCH_PG_URL ?? process.env.ATENDE_TEST_PG_URL;
-  if (pgUrl) Object.assign(figures, await onDatabase('pg', pgUrl));
+  if (pgUrl) Object.assign(figures, await onDatabase('pg', run, pgUrl));
   else figures['[pg]'] = 'skipped: set ATENDE_BENCH_PG_URL=postgres://… to run on PostgreSQL too';
   return figures;
+}
+
+export function pipelineBench(): Promise<Figures> {
+  return onEachDatabase(async (atende, meta) => ({ ...(await ticketRequests(atende.server.url, meta)), ...(await inbound(atende, meta)) }));
 }

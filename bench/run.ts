@@ -1,3 +1,4 @@
+import { dashboardBench } from './dashboard.js';
 import { idleMemory } from './idle-memory.js';
 import { pipelineBench } from './pipeline.js';
 import { realtimeFanout } from './realtime-fanout.js';
@@ -11,6 +12,7 @@ const benches: [string, string, () => Promise<Figures> | Figures][] = [
   ['idle server', 'under 150 MB RSS', idleMemory],
   ['web app first load', 'under 400 KB gzipped JS', spaSize],
   ['inbound pipeline and ticket list', 'inbound ≥ 1,000 msg/s with p99 < 50 ms; GET /api/tickets p95 < 50 ms (100k tickets, 1M messages)', pipelineBench],
+  ['dashboard', 'none of its own: the ticket list one, p95 < 50 ms (100k attendances)', dashboardBench],
 ];
 
 const only = process.argv.slice(2);

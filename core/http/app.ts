@@ -24,6 +24,7 @@ import { mediaRoutes } from '../modules/media/media.routes.js';
 import { messagesRoutes } from '../modules/messages/messages.routes.js';
 import { ticketsRoutes } from '../modules/tickets/tickets.routes.js';
 import { ticketNotesRoutes } from '../modules/tickets/ticket-notes.routes.js';
+import { dashboardRoutes } from '../modules/dashboard/dashboard.routes.js';
 
 export const JSON_BODY_LIMIT = '1mb';
 
@@ -47,6 +48,7 @@ const coreRoutes: ((c: Container) => AppRouter)[] = [
   ticketsRoutes,
   ticketNotesRoutes,
   messagesRoutes,
+  dashboardRoutes,
 ];
 
 /**

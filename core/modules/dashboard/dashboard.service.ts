@@ -1,0 +1,269 @@
+import type { Knex } from 'knex';
+import type { Infrastructure } from '../../container.js';
+import type { AuthUser } from '../../auth/auth-user.js';
+import { isPostgres } from '../../db/database.js';
+import { ValidationError } from '../../errors.js';
+import { nextDay, wallClock, zonedDayStart } from '../../time/zoned-time.js';
+import type { SettingsService } from '../settings/settings.service.js';
+import type { DashboardQuery, DayRangeQuery } from './dashboard.schema.js';
+
+export interface DashboardCounters {
+  supportHappening: number;
+  supportPending: number;
+  supportFinished: number;
+  leads: number;
+  avgSupportTime: number;
+  avgWaitTime: number;
+}
+
+export interface Attendant {
+  id: number;
+  name: string;
+  online: boolean;
+  tickets: number;
+  avgSupportTime: number;
+  rating: number | null;
+  ratings: number;
+}
+
+export interface Dashboard {
+  counters: DashboardCounters;
+  attendants: Attendant[];
+}
+
+export interface TicketsUsers {
+  data: { nome: string; quantidade: number }[];
+  count: number;
+}
+
+export interface TicketsDay {
+  data: { horario: string; total: number }[] | { data: string; total: number }[];
+  count: number;
+}
+
+/** UTC bounds [from, to) of a period; a missing bound is open. */
+interface Period {
+  from?: string;
+  to?: string;
+}
+
+/** PostgreSQL answers counts (bigint) and sums (numeric) as strings. */
+type Num = number | string | null;
+
+interface Dialect {
+  minutes(from: string, to: string): string;
+  /** Rows grouped by `group` (the UTC hour of `column`), each group named 'YYYY-MM-DDTHH' by `label`. */
+  utcHour(column: string): { group: string; label: string };
+}
+
+/**
+ * The only SQL that differs by database: a duration in minutes (SQLite keeps ISO text, PostgreSQL
+ * timestamptz) and the UTC hour of an instant.
+ */
+function dialect(db: Knex): Dialect {
+  return isPostgres(db)
+    ? {
+        minutes: (from, to) => `extract(epoch from (${to} - ${from})) / 60`,
+        utcHour: (column) => {
+          const group = `date_trunc('hour', ${column} at time zone 'UTC')`;
+          return { group, label: `to_char(${group}, 'YYYY-MM-DD"T"HH24')` };
+        },
+      }
+    : {
+        minutes: (from, to) => `(julianday(${to}) - julianday(${from})) * 1440`,
+        utcHour: (column) => ({ group: `substr(${column}, 1, 13)`, label: `substr(${column}, 1, 13)` }),
+      };
+}
+
+function inPeriod(q: Knex.QueryBuilder, column: string, period: Period): void {
+  if (period.from) q.where(column, '>=', period.from);
+  if (period.to) q.where(column, '<', period.to);
+}
+
+/** total / count with one decimal; null when nothing was counted. */
+function average(total: Num | undefined, count: Num | undefined): number | null {
+  return Number(count ?? 0) > 0 ? Math.round((Number(total) / Number(count)) * 10) / 10 : null;
+}
+
+/** `day` moved by `n` days. */
+function addDays(day: string, n: number): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + n);
+  return date.toISOString().slice(0, 10);
+}
+
+/** The UTC bounds of the local days first..last (inclusive) in `timeZone`. */
+function localDays(first: string | undefined, last: string | undefined, timeZone: string): Period {
+  return {
+    from: first ? zonedDayStart(first, timeZone) : undefined,
+    to: last ? zonedDayStart(nextDay(last), timeZone) : undefined,
+  };
+}
+
+/**
+ * The admin dashboard: live ticket counts, then what happened in a period of the company's local
+ * days, all from attendances (ticket_tracking rows). Every figure is aggregated in the database and
+ * scoped to the caller's company; a rating belongs to the attendance it rated.
+ */
+export class DashboardService {
+  constructor(
+    private readonly infra: Pick<Infrastructure, 'db'>,
+    private readonly deps: { settings: SettingsService },
+  ) {}
+
+  /** GET /dashboard: counters and every user of the company with their attendances of the period. */
+  async overview(actor: AuthUser, query: DashboardQuery, now = new Date()): Promise<Dashboard> {
+    const { companyId } = actor;
+    const timeZone = await this.deps.settings.get(companyId, 'timezone');
+    const period = this.dashboardPeriod(query, timeZone, now);
+    const [statuses, finished, waiting, leads, users] = await Promise.all([
+      this.liveStatuses(companyId),
+      this.finishedByUser(companyId, period),
+      this.waitTime(companyId, period),
+      this.leads(companyId, period),
+      this.infra.db('users').where('companyId', companyId).orderBy('name').orderBy('id').select<{ id: number; name: string; online: unknown }[]>('id', 'name', 'online'),
+    ]);
+
+    const sum = (field: keyof (typeof finished)[number]) => finished.reduce((total, row) => total + Number(row[field] ?? 0), 0);
+    const byUser = new Map(finished.filter((row) => row.userId !== null).map((row) => [row.userId, row]));
+    return {
+      counters: {
+        supportHappening: statuses.open,
+        supportPending: statuses.pending,
+        supportFinished: sum('finished'),
+        leads,
+        avgSupportTime: average(sum('supportMinutes'), sum('timed')) ?? 0,
+        avgWaitTime: waiting,
+      },
+      attendants: users.map((user) => {
+        const row = byUser.get(user.id);
+        return {
+          id: user.id,
+          name: user.name,
+          online: Boolean(user.online),
+          tickets: Number(row?.finished ?? 0),
+          avgSupportTime: average(row?.supportMinutes, row?.timed) ?? 0,
+          rating: average(row?.rateSum, row?.ratings),
+          ratings: Number(row?.ratings ?? 0),
+        };
+      }),
+    };
+  }
+
+  /** GET /dashboard/ticketsUsers: attendances started in the local days, per user, most first. */
+  async ticketsUsers(actor: AuthUser, query: DayRangeQuery): Promise<TicketsUsers> {
+    const timeZone = await this.deps.settings.get(actor.companyId, 'timezone');
+    const db = this.infra.db;
+    const perUser = db('ticketTracking')
+      .where('companyId', actor.companyId)
+      .modify(inPeriod, 'startedAt', localDays(query.initialDate, query.finalDate, timeZone))
+      .whereNotNull('userId')
+      .groupBy('userId')
+      .select('userId', db.raw('count(*) as quantidade'));
+    // Counted per user id first, then named: the join runs once per user, not once per attendance.
+    const rows = await db
+      .from(perUser.as('c'))
+      .join('users as u', 'u.id', 'c.userId')
+      .select<{ nome: string; quantidade: Num }[]>('u.name as nome', 'c.quantidade')
+      .orderBy('c.quantidade', 'desc')
+      .orderBy('u.name');
+    const data = rows.map((row) => ({ nome: row.nome, quantidade: Number(row.quantidade) }));
+    return { data, count: data.reduce((total, row) => total + row.quantidade, 0) };
+  }
+
+  /**
+   * GET /dashboard/ticketsDay: attendances created in the local days, per local hour of a single
+   * day or per local day of a range (zeros included). The database counts per UTC hour; each hour
+   * falls in one local hour, exactly for zones a whole number of hours from UTC.
+   */
+  async ticketsDay(actor: AuthUser, query: DayRangeQuery): Promise<TicketsDay> {
+    const { initialDate, finalDate } = query;
+    const timeZone = await this.deps.settings.get(actor.companyId, 'timezone');
+    const hour = dialect(this.infra.db).utcHour('created_at');
+    const rows = await this.infra
+      .db('ticketTracking')
+      .where('companyId', actor.companyId)
+      .modify(inPeriod, 'createdAt', localDays(initialDate, finalDate, timeZone))
+      .groupByRaw(hour.group)
+      .select<{ utcHour: string; total: Num }[]>(this.infra.db.raw(`${hour.label} as utc_hour, count(*) as total`));
+
+    const hourly = initialDate === finalDate;
+    const totals = new Map<string, number>();
+    for (const row of rows) {
+      // SQLite text may have a space where ISO has the T.
+      const local = wallClock(`${row.utcHour.slice(0, 10)}T${row.utcHour.slice(11, 13)}:00:00Z`, timeZone);
+      const key = hourly ? local.slice(11, 13) : local.slice(0, 10);
+      totals.set(key, (totals.get(key) ?? 0) + Number(row.total));
+    }
+    const count = [...totals.values()].reduce((total, n) => total + n, 0);
+    if (hourly) {
+      const hours = Array.from({ length: 24 }, (_, h) => String(h).padStart(2, '0'));
+      return { data: hours.map((horario) => ({ horario, total: totals.get(horario) ?? 0 })), count };
+    }
+    const days: string[] = [];
+    for (let d = initialDate; d <= finalDate; d = nextDay(d)) days.push(d);
+    return { data: days.map((data) => ({ data, total: totals.get(data) ?? 0 })), count };
+  }
+
+  /** `days` local days up to today, else the days date_from..date_to; neither is the spec's message. */
+  private dashboardPeriod(query: DashboardQuery, timeZone: string, now: Date): Period {
+    if (query.days) {
+      const today = wallClock(now, timeZone).slice(0, 10);
+      return localDays(addDays(today, 1 - query.days), today, timeZone);
+    }
+    if (query.date_from || query.date_to) return localDays(query.date_from, query.date_to, timeZone);
+    throw new ValidationError('Parametrize o filtro', undefined, 'ERR_DASHBOARD_FILTER');
+  }
+
+  /** Tickets open and pending now: not a matter of period. */
+  private async liveStatuses(companyId: number): Promise<{ open: number; pending: number }> {
+    const rows = await this.infra
+      .db('tickets')
+      .where('companyId', companyId)
+      .whereIn('status', ['open', 'pending'])
+      .groupBy('status')
+      .select<{ status: string; total: Num }[]>('status', this.infra.db.raw('count(*) as total'));
+    const of = (status: string) => Number(rows.find((row) => row.status === status)?.total ?? 0);
+    return { open: of('open'), pending: of('pending') };
+  }
+
+  /**
+   * Attendances finished in the period, per user (null: finished with nobody assigned): how many,
+   * how many had started (timed) and their support minutes (until the rating question, if one
+   * was asked), and their ratings.
+   */
+  private finishedByUser(companyId: number, period: Period) {
+    const db = this.infra.db;
+    const supportMinutes = dialect(db).minutes('started_at', 'coalesce(rating_at, finished_at)');
+    return db('ticketTracking')
+      .where('companyId', companyId)
+      .modify(inPeriod, 'finishedAt', period)
+      .groupBy('userId')
+      .select<{ userId: number | null; finished: Num; timed: Num; supportMinutes: Num; ratings: Num; rateSum: Num }[]>(
+        'userId',
+        db.raw(`count(*) as finished, count(started_at) as timed, sum(${supportMinutes}) as support_minutes, count(rate) as ratings, sum(rate) as rate_sum`),
+      );
+  }
+
+  /** Average minutes from entering a queue to being taken, of attendances started in the period. */
+  private async waitTime(companyId: number, period: Period): Promise<number> {
+    const db = this.infra.db;
+    const row = await db('ticketTracking')
+      .where('companyId', companyId)
+      .modify(inPeriod, 'startedAt', period)
+      .whereNotNull('queuedAt')
+      .first<{ waitMinutes: Num; waited: Num }>(db.raw(`sum(${dialect(db).minutes('queued_at', 'started_at')}) as wait_minutes, count(*) as waited`));
+    return average(row?.waitMinutes, row?.waited) ?? 0;
+  }
+
+  /** Contacts (not groups) created in the period. */
+  private async leads(companyId: number, period: Period): Promise<number> {
+    const row = await this.infra
+      .db('contacts')
+      .where({ companyId, isGroup: false })
+      .modify(inPeriod, 'createdAt', period)
+      .count<{ total: Num }>({ total: '*' })
+      .first();
+    return Number(row?.total ?? 0);
+  }
+}
