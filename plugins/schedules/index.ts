@@ -1,4 +1,7 @@
+import { Events } from '../../core/events/event-bus.js';
 import { definePlugin } from '../../core/plugins/define-plugin.js';
+import { ScheduleSender, SCHEDULES_SEND_JOB, SCHEDULES_SWEEP_JOB, SWEEP_EVERY_MS } from './schedule-sender.js';
+import { schedulesRoutes } from './schedules.routes.js';
 
 /** Scheduled messages (spec: Schedules page, Schedule entity): plan flag useSchedules. */
 export default definePlugin({
@@ -6,4 +9,29 @@ export default definePlugin({
   flag: 'useSchedules',
   migrations: 'migrations',
   web: 'web',
+  routes: schedulesRoutes,
+  jobs(jobs, app) {
+    const sender = new ScheduleSender(app);
+    jobs.define<{ companyId: number; scheduleId: number }>(SCHEDULES_SEND_JOB, async ({ companyId, scheduleId }) => {
+      await sender.send(Number(companyId), Number(scheduleId));
+    });
+    jobs.define(SCHEDULES_SWEEP_JOB, async () => {
+      await sender.sweep();
+    });
+  },
+  async bootstrap(app) {
+    // One row whatever the process count. Send jobs are stored, so those that came due while the
+    // server was stopped run as it starts; the sweep is for a job that was never written.
+    await app.jobs.every(SWEEP_EVERY_MS, SCHEDULES_SWEEP_JOB);
+  },
+  events: {
+    [Events.messageSent]: async (event, app) => {
+      const { messageId } = event.payload as { messageId: number };
+      await new ScheduleSender(app).delivered(event.companyId!, messageId);
+    },
+    [Events.messageSendFailed]: async (event, app) => {
+      const { messageId, error } = event.payload as { messageId: number; error: string };
+      await new ScheduleSender(app).failed(event.companyId!, messageId, error);
+    },
+  },
 });

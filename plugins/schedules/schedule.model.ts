@@ -1,6 +1,6 @@
 import { BaseModel } from '../../core/db/base.model.js';
-import type { Contact } from '../../core/modules/contacts/contact.model.js';
-import type { User } from '../../core/modules/users/user.model.js';
+import { Contact } from '../../core/modules/contacts/contact.model.js';
+import { User } from '../../core/modules/users/user.model.js';
 
 /**
  * PENDENTE: waiting for its time. AGENDADA: its time came, the message is in the send queue (the
@@ -28,5 +28,12 @@ export class Schedule extends BaseModel {
   mediaName!: string | null;
 
   contact?: Contact;
-  user?: User;
+  user?: User | null;
+
+  static override get relationMappings() {
+    return {
+      contact: { relation: BaseModel.BelongsToOneRelation, modelClass: Contact, join: { from: 'schedules.contactId', to: 'contacts.id' } },
+      user: { relation: BaseModel.BelongsToOneRelation, modelClass: User, join: { from: 'schedules.userId', to: 'users.id' } },
+    };
+  }
 }

@@ -156,37 +156,12 @@ export class TicketsService {
       await this.findQueue(db, companyId, queueId);
       if (!viewer.admin && !viewer.queueIds.includes(queueId)) throw new ForbiddenError();
     }
-    const whatsappId = await this.connectionFor(db, actor, input.whatsappId ?? null);
+    const whatsappId = await this.connectionFor(db, companyId, actor.id, input.whatsappId ?? null);
 
     const id = await this.guardOpenTicket(() =>
       db.transaction(async (trx) => {
         await this.assertNoOtherOpen(trx, { companyId, contactId: contact.id, whatsappId });
-        const ticket = await uniqueOr(
-          () =>
-            Ticket.query(trx).insertAndFetch({
-              companyId,
-              uuid: randomUUID(),
-              status: 'open',
-              unreadMessages: 0,
-              lastMessage: '',
-              isGroup: contact.isGroup,
-              fromMe: false,
-              userId: actor.id,
-              contactId: contact.id,
-              whatsappId,
-              queueId,
-              queueOptionId: null,
-              chatbot: false,
-              useIntegration: false,
-              integrationId: null,
-              promptId: null,
-              amountUsedBotQueues: 0,
-            }),
-          () => new OpenTicketRace({ companyId, contactId: contact.id, whatsappId }),
-        );
-        await tracking.current(trx, ticket);
-        await tracking.started(trx, ticket, actor.id);
-        return ticket.id;
+        return (await this.insertTicket(trx, contact, { whatsappId, queueId, userId: actor.id })).id;
       }),
     );
     const ticket = (await loadTicket(db, companyId, id))!;
@@ -263,6 +238,27 @@ export class TicketsService {
       }),
     );
     return this.announce(companyId, ticketId, before);
+  }
+
+  /**
+   * The ticket a message written for a contact by `authorId` goes on, inside the caller's
+   * transaction (a scheduled message): the contact's most recent open or pending ticket on a
+   * connection, else a new one as POST /tickets makes it, on the author's default connection or
+   * the company's (ERR_NO_DEF_WAPP_FOUND when there is none). The new ticket is open and the
+   * author's, or pending when the author is gone (null). Announcing it is the caller's, after commit.
+   */
+  async ticketForOutgoing(trx: Knex.Transaction, companyId: number, contactId: number, authorId: number | null): Promise<Ticket> {
+    const current = await Ticket.query(trx)
+      .where({ companyId, contactId })
+      .whereIn('status', ['open', 'pending'])
+      .whereNotNull('whatsappId')
+      .orderBy([{ column: 'updatedAt', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .first();
+    if (current) return current;
+    const contact = await Contact.query(trx).findOne({ id: contactId, companyId });
+    if (!contact) throw new NotFoundError('ERR_NO_CONTACT_FOUND');
+    const whatsappId = await this.connectionFor(trx, companyId, authorId, null);
+    return this.insertTicket(trx, contact, { whatsappId, queueId: null, userId: authorId });
   }
 
   /** Publishes a ticket's current state to its audience (after its tags changed, say). */
@@ -406,6 +402,46 @@ export class TicketsService {
 
   // ---- helpers ----------------------------------------------------------------------------------
 
+  /**
+   * A new ticket of `contact` with its attendance: open and the user's, or pending without one.
+   * One open or pending ticket per contact and connection: a race lost at the unique index is an
+   * OpenTicketRace (guardOpenTicket turns it into the usual 409).
+   */
+  private async insertTicket(
+    trx: Knex.Transaction,
+    contact: Contact,
+    { whatsappId, queueId, userId }: { whatsappId: number; queueId: number | null; userId: number | null },
+  ): Promise<Ticket> {
+    const companyId = contact.companyId;
+    const ticket = await uniqueOr(
+      () =>
+        Ticket.query(trx).insertAndFetch({
+          companyId,
+          uuid: randomUUID(),
+          status: userId === null ? 'pending' : 'open',
+          unreadMessages: 0,
+          lastMessage: '',
+          isGroup: contact.isGroup,
+          fromMe: false,
+          userId,
+          contactId: contact.id,
+          whatsappId,
+          queueId,
+          queueOptionId: null,
+          chatbot: false,
+          useIntegration: false,
+          integrationId: null,
+          promptId: null,
+          amountUsedBotQueues: 0,
+        }),
+      () => new OpenTicketRace({ companyId, contactId: contact.id, whatsappId }),
+    );
+    await tracking.current(trx, ticket);
+    if (userId === null) await tracking.queued(trx, ticket);
+    else await tracking.started(trx, ticket, userId);
+    return ticket;
+  }
+
   /** The ticket row, locked for the transaction on PostgreSQL (SQLite has one writer anyway). */
   private async lock(trx: Knex.Transaction, companyId: number, id: number): Promise<Ticket> {
     const query = Ticket.query(trx).findOne({ id, companyId });
@@ -452,19 +488,22 @@ export class TicketsService {
     return user;
   }
 
-  /** The connection of a new ticket: the one asked for, else the caller's default, else the company's. */
-  private async connectionFor(db: Knex, actor: AuthUser, asked: number | null): Promise<number> {
+  /** The connection of a new ticket: the one asked for, else the user's default, else the company's. */
+  private async connectionFor(db: Knex, companyId: number, userId: number | null, asked: number | null): Promise<number> {
     if (asked !== null) {
-      const connection = await Whatsapp.query(db).findOne({ id: asked, companyId: actor.companyId });
+      const connection = await Whatsapp.query(db).findOne({ id: asked, companyId });
       if (!connection) throw new NotFoundError('ERR_NO_WAPP_FOUND');
       return connection.id;
     }
-    const own = await db('users')
-      .join('whatsapps', 'whatsapps.id', 'users.whatsappId')
-      .where({ 'users.id': actor.id, 'whatsapps.companyId': actor.companyId })
-      .first('whatsapps.id as id');
+    const own =
+      userId === null
+        ? undefined
+        : await db('users')
+            .join('whatsapps', 'whatsapps.id', 'users.whatsappId')
+            .where({ 'users.id': userId, 'whatsapps.companyId': companyId })
+            .first('whatsapps.id as id');
     if (own) return own.id as number;
-    const fallback = await Whatsapp.query(db).where({ companyId: actor.companyId, isDefault: true }).orderBy('id').first();
+    const fallback = await Whatsapp.query(db).where({ companyId, isDefault: true }).orderBy('id').first();
     if (!fallback) throw new AppError('ERR_NO_DEF_WAPP_FOUND', 400, 'No default WhatsApp connection found: check the connections page');
     return fallback.id;
   }

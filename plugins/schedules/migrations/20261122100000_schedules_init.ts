@@ -20,6 +20,8 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('created_at', { useTz: true }).notNullable();
     t.timestamp('updated_at', { useTz: true }).notNullable();
     t.index(['company_id', 'send_at']);
+    // The sweep's question: which rows are still waiting although their time has passed.
+    t.index(['status', 'send_at']);
   });
 }
 
