@@ -1,3 +1,65 @@
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { Alert, Button, Card, Flex, Skeleton, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useAuth } from '../../auth/auth-provider';
+import { registerTranslations } from '../../i18n';
+import { AttendantsTable } from './attendants-table';
+import { CounterCards } from './counter-cards';
+import { DashboardFilters, DEFAULT_DAYS } from './dashboard-filters';
+import { companyToday } from './dashboard-format';
+import { dashboardErrorTranslations, dashboardTranslations } from './dashboard.i18n';
+import type { DashboardAnswer } from './dashboard.types';
+import { useReport, type ReportRequest } from './use-report';
+
+const TicketCharts = lazy(() => import('./ticket-charts'));
+
+registerTranslations('dashboard', dashboardTranslations);
+registerTranslations('common', dashboardErrorTranslations);
+
+/** The server's default zone (settings schema), for a company that never chose one. */
+const DEFAULT_TIMEZONE = 'America/Sao_Paulo';
+
+/** /dashboard (admins): the period's counters and attendants, and two charts with their own days. */
 export default function DashboardPage() {
-  return null;
+  const { t } = useTranslation('dashboard');
+  const { user } = useAuth();
+  const timezone = user?.company.settings.find((s) => s.key === 'timezone')?.value || DEFAULT_TIMEZONE;
+  const today = useMemo(() => companyToday(timezone), [timezone]);
+  const [request, setRequest] = useState<ReportRequest>({ query: { days: DEFAULT_DAYS } });
+  const { data, loading, failed } = useReport<DashboardAnswer>('/dashboard', request);
+
+  return (
+    <Flex vertical gap={16}>
+      <Typography.Title level={4} style={{ margin: 0 }}>
+        {t('title')}
+      </Typography.Title>
+      <DashboardFilters loading={loading} onApply={(query) => setRequest({ query })} />
+      {failed && !data ? (
+        <Alert
+          type="error"
+          showIcon
+          title={t('loadFailed')}
+          action={
+            <Button size="small" onClick={() => setRequest({ ...request })}>
+              {t('retry')}
+            </Button>
+          }
+        />
+      ) : (
+        <>
+          <CounterCards counters={data?.counters ?? null} />
+          <AttendantsTable attendants={data?.attendants ?? []} loading={loading} />
+        </>
+      )}
+      <Suspense
+        fallback={
+          <Card>
+            <Skeleton active paragraph={{ rows: 6 }} />
+          </Card>
+        }
+      >
+        <TicketCharts today={today} />
+      </Suspense>
+    </Flex>
+  );
 }
