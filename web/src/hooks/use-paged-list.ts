@@ -11,8 +11,11 @@ export interface PagedListOptions<T> {
   listKey: string;
   /** Search text (lowercased before it is sent); a change reloads from page 1. */
   search?: string;
-  /** Realtime channel suffix, e.g. 'user' for company-{id}-user; frames { action, <entity>, <entity>Id }. */
-  channel?: string;
+  /**
+   * Realtime channel suffix, e.g. 'user' for company-{id}-user, or the whole name from the company id
+   * for a channel named otherwise (a stable function); frames { action, <entity>, <entity>Id }.
+   */
+  channel?: string | ((companyId: number) => string);
   /** Property of the frame that holds the record, e.g. 'user'. */
   entityKey?: string;
   /** Whether a live record belongs in this list (the search filter); all by default. */
@@ -81,7 +84,7 @@ export function usePagedList<T extends { id: number }>(options: PagedListOptions
 
   useEffect(() => {
     if (!channel || !entityKey || !user) return;
-    return realtime.on(`company-${user.companyId}-${channel}`, (data) => {
+    return realtime.on(typeof channel === 'function' ? channel(user.companyId) : `company-${user.companyId}-${channel}`, (data) => {
       const frame = data as Record<string, unknown> & { action?: string };
       const { matches, compare } = optionsRef.current;
       if (frame.action === 'delete') {

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { App, Avatar, Button, Flex, Grid, Tooltip, Typography, theme, type TableColumnsType } from 'antd';
-import { DownloadOutlined, UploadOutlined, WhatsAppOutlined } from '@ant-design/icons';
+import { DownloadOutlined, ScheduleOutlined, UploadOutlined, WhatsAppOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'wouter';
 import { api, getToken, refreshSession } from '../../api/client';
 import { useAuth } from '../../auth/auth-provider';
 import { InfiniteTable } from '../../components/infinite-table';
@@ -49,7 +50,8 @@ export default function ContactsPage() {
   const { t } = useTranslation('contacts');
   const { token } = theme.useToken();
   const { message } = App.useApp();
-  const { user: me, realtime } = useAuth();
+  const { user: me, plan, realtime } = useAuth();
+  const [, navigate] = useLocation();
   const screens = Grid.useBreakpoint();
   const compact = !screens.sm;
   const [search, setSearch] = useState('');
@@ -71,6 +73,8 @@ export default function ContactsPage() {
     compare: byName,
   });
   const mayDelete = canDeleteContact(me);
+  // The schedules page opens its add dialog for the contact (spec: /schedules?contactId=).
+  const maySchedule = plan?.useSchedules === true;
 
   // A file import changes many contacts at once: its frame says so, and the list loads again.
   useEffect(() => {
@@ -134,7 +138,7 @@ export default function ContactsPage() {
           { title: t('columns.number'), dataIndex: 'number', width: 190, ellipsis: true },
           { title: t('columns.email'), dataIndex: 'email', ellipsis: true },
         ]),
-    actionsColumn(t('columns.actions'), compact ? 120 : 136, (contact) => (
+    actionsColumn(t('columns.actions'), (compact ? 120 : 136) + (maySchedule ? 32 : 0), (contact) => (
       <Flex justify="center" gap={4}>
         <Tooltip title={t('tickets:newTicketModal.start')}>
           <Button
@@ -144,6 +148,16 @@ export default function ContactsPage() {
             onClick={() => setStarting(contact)}
           />
         </Tooltip>
+        {maySchedule ? (
+          <Tooltip title={t('schedule')}>
+            <Button
+              type="text"
+              icon={<ScheduleOutlined />}
+              aria-label={t('scheduleFor', { name: contact.name })}
+              onClick={() => navigate(`/schedules?contactId=${contact.id}`)}
+            />
+          </Tooltip>
+        ) : null}
         <RowActions
           editLabel={t('editContact', { name: contact.name })}
           onEdit={() => setEditing({ open: true, contactId: contact.id })}

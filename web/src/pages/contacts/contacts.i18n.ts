@@ -12,6 +12,8 @@ export const contactsTranslations: Translations = {
     columns: { avatar: 'Foto', name: 'Nome', number: 'WhatsApp', email: 'Email', actions: 'Ações' },
     editContact: 'Editar {{name}}',
     deleteContact: 'Excluir {{name}}',
+    schedule: 'Agendar mensagem',
+    scheduleFor: 'Agendar mensagem para {{name}}',
     deleteMessage: 'Tem certeza que deseja excluir este contato? Todos os atendimentos relacionados serão perdidos.',
     exportFailed: 'Não foi possível exportar os contatos',
     modal: {
@@ -84,6 +86,8 @@ export const contactsTranslations: Translations = {
     columns: { avatar: 'Picture', name: 'Name', number: 'WhatsApp', email: 'Email', actions: 'Actions' },
     editContact: 'Edit {{name}}',
     deleteContact: 'Delete {{name}}',
+    schedule: 'Schedule a message',
+    scheduleFor: 'Schedule a message for {{name}}',
     deleteMessage: 'Are you sure you want to delete this contact? All related tickets will be lost.',
     exportFailed: 'The contacts could not be exported',
     modal: {
@@ -156,6 +160,8 @@ export const contactsTranslations: Translations = {
     columns: { avatar: 'Foto', name: 'Nombre', number: 'WhatsApp', email: 'Correo', actions: 'Acciones' },
     editContact: 'Editar {{name}}',
     deleteContact: 'Eliminar {{name}}',
+    schedule: 'Agendar mensaje',
+    scheduleFor: 'Agendar mensaje para {{name}}',
     deleteMessage: '¿Seguro que desea eliminar este contacto? Se perderán todas las atenciones relacionadas.',
     exportFailed: 'No se pudieron exportar los contactos',
     modal: {

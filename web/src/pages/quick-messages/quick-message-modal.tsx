@@ -1,11 +1,11 @@
 import { useRef, useState } from 'react';
-import { App, Button, Flex, Form, Input, Modal, Spin, Switch, Typography, Upload, theme } from 'antd';
+import { App, Flex, Form, Input, Modal, Spin, Switch, Typography } from 'antd';
 import type { TextAreaRef } from 'antd/es/input/TextArea';
-import { DeleteOutlined, PaperClipOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { errorText } from '../../api/errors';
 import { useAuth } from '../../auth/auth-provider';
+import { AttachmentField } from '../../components/attachment-field';
 import { ModalFooter } from '../../components/modal-footer';
 import { useLoadOnOpen } from '../../components/use-load-on-open';
 import { useSubmitGuard } from '../../components/use-submit-guard';
@@ -35,9 +35,6 @@ export interface QuickMessageModalProps {
   onClose(): void;
 }
 
-/** What the server accepts (core/modules/media/media-upload.ts). */
-const MAX_BYTES = 16 * 1024 * 1024;
-const ACCEPT = '.jpg,.jpeg,.png,.gif,.webp,.mp3,.ogg,.opus,.m4a,.aac,.wav,.amr,.mp4,.3gp,.mov,.webm,.pdf,.txt,.csv,.doc,.docx,.xls,.xlsx,.ppt,.pptx,.odt,.ods,.zip';
 const DEFAULTS: FormValues = { shortcode: '', message: '', geral: false };
 
 /**
@@ -46,7 +43,6 @@ const DEFAULTS: FormValues = { shortcode: '', message: '', geral: false };
  */
 export function QuickMessageModal({ open, quickMessageId, onClose }: QuickMessageModalProps) {
   const { t } = useTranslation('quickMessages');
-  const { token } = theme.useToken();
   const { message } = App.useApp();
   const { user } = useAuth();
   const [form] = Form.useForm<FormValues>();
@@ -88,12 +84,6 @@ export function QuickMessageModal({ open, quickMessageId, onClose }: QuickMessag
       element?.focus();
       element?.setSelectionRange(start + emoji.length, start + emoji.length);
     });
-  };
-
-  const choose = (file: File) => {
-    if (file.size > MAX_BYTES) void message.error(t('validation.tooLarge'));
-    else setPending(file);
-    return false;
   };
 
   const submit = (values: FormValues) => {
@@ -148,25 +138,14 @@ export function QuickMessageModal({ open, quickMessageId, onClose }: QuickMessag
             </div>
           </Form.Item>
           <Form.Item label={t('modal.attachment')} extra={t('modal.attachmentHint')}>
-            <Flex vertical gap={8}>
-              {attachmentName ? (
-                <Flex
-                  align="center"
-                  gap={8}
-                  style={{ padding: '4px 4px 4px 12px', border: `1px solid ${token.colorBorderSecondary}`, borderRadius: token.borderRadius, minWidth: 0 }}
-                  data-testid="quick-message-attachment"
-                >
-                  <PaperClipOutlined style={{ color: token.colorTextSecondary }} />
-                  <Typography.Text ellipsis style={{ flex: 1, minWidth: 0 }}>
-                    {attachmentName}
-                  </Typography.Text>
-                  <Button type="text" danger size="small" icon={<DeleteOutlined />} aria-label={t('modal.removeAttachment')} onClick={clearAttachment} />
-                </Flex>
-              ) : null}
-              <Upload accept={ACCEPT} maxCount={1} showUploadList={false} beforeUpload={choose}>
-                <Button icon={<UploadOutlined />}>{t(attachmentName ? 'modal.replaceAttachment' : 'modal.attach')}</Button>
-              </Upload>
-            </Flex>
+            <AttachmentField
+              fileName={attachmentName}
+              onPick={setPending}
+              onTooLarge={() => void message.error(t('validation.tooLarge'))}
+              onRemove={clearAttachment}
+              labels={{ attach: t('modal.attach'), replace: t('modal.replaceAttachment'), remove: t('modal.removeAttachment') }}
+              testId="quick-message-attachment"
+            />
           </Form.Item>
           {isAdmin ? (
             <Form.Item label={t('modal.geral')} style={{ marginBottom: 0 }}>

@@ -53,8 +53,8 @@ function otherOpenTicket(err: unknown): OpenTicket | null {
   }
 }
 
-/** The contacts whose name or number contains the typed text, fetched once 3 characters are typed. */
-function useContactSearch(open: boolean) {
+/** The contacts whose name or number contains the typed text, fetched once 3 characters are typed (the schedule dialog uses it too). */
+export function useContactSearch(open: boolean) {
   const [text, setText] = useState('');
   const [found, setFound] = useState<ContactChoice[]>([]);
   const [searching, setSearching] = useState(false);
