@@ -4,6 +4,7 @@ import { loginThroughUi, openBrowser, screenshot, type Browser } from './browser
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createConnection, createMember, createTenant, outbox, PASSWORD, type InboxTenant } from '../helpers/inbox.js';
+import { Plan } from '../../core/modules/plans/plan.model.js';
 
 const JOURNEY_MS = 120_000;
 const TZ = 'America/Sao_Paulo';
@@ -216,6 +217,24 @@ describeE2E('schedules page', () => {
       await dialog.getByRole('button', { name: 'Fechar' }).first().waitFor();
       expect(await dialog.getByLabel('Mensagem').isDisabled()).toBe(true);
       await shot(page, 'schedules-dialog-sent-light');
+    },
+    JOURNEY_MS,
+  );
+
+  it(
+    "a company whose plan has no schedules sees no Agendamentos entry, and /schedules is denied",
+    async () => {
+      const { db, services } = server.atende.container;
+      const plan = await Plan.query(db).insert({ name: 'Sem agenda', users: 5, connections: 1, queues: 1, value: 0, useSchedules: false });
+      const email = 'admin@lojasemagenda.test';
+      await services.companies.createTenant({ name: 'Loja Sem Agenda', email, password: PASSWORD, planId: plan.id });
+      const page = await browser();
+      await loginThroughUi(page, server.url, email, PASSWORD);
+      await page.getByRole('menuitem', { name: 'Contatos' }).waitFor();
+      expect(await page.getByRole('menuitem', { name: 'Agendamentos' }).count()).toBe(0);
+      await page.goto(`${server.url}/schedules`);
+      await page.getByTestId('denied').waitFor();
+      await page.waitForURL((url) => !url.pathname.startsWith('/schedules'));
     },
     JOURNEY_MS,
   );
