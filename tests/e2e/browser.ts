@@ -61,3 +61,41 @@ export async function loginThroughUi(page: Page, baseUrl: string, email: string,
   await page.getByRole('button', { name: /entrar|log in/i }).click();
   await page.getByTestId('greeting').waitFor();
 }
+
+type OpenOptions = Parameters<typeof openBrowser>[0];
+
+/** The browsers a test file opens (one per simulated person), closed together after each test. */
+export class BrowserPool {
+  private readonly opened: Browser[] = [];
+
+  async open(options?: OpenOptions): Promise<Browser> {
+    const browser = await openBrowser(options);
+    this.opened.push(browser);
+    return browser;
+  }
+
+  /** A fresh browser's page, whose steps wait up to 15 s. */
+  async page(options?: OpenOptions): Promise<Page> {
+    const { page } = await this.open(options);
+    page.setDefaultTimeout(15_000);
+    return page;
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all(this.opened.splice(0).map((browser) => browser.close()));
+  }
+}
+
+/** Waits for the finite animations (a modal opening, a toast) to end: screenshots show the result. */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+  );
+}
+
+/** A screenshot with the pointer out of the way and the animations ended. */
+export async function shot(page: Page, name: string): Promise<void> {
+  await page.mouse.move(0, 0);
+  await settled(page);
+  await screenshot(page, name);
+}

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { OutboxMessage } from '../../core/channels/simulator/simulator.js';
-import { loginThroughUi, openBrowser, screenshot, type Browser } from './browser.js';
+import { loginThroughUi, BrowserPool, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createConnection, createQueue, createTenant, customerWrites, eventually, outbox, PASSWORD, type InboxTenant } from '../helpers/inbox.js';
@@ -50,24 +50,7 @@ let connectionId: number;
 let agentId: number;
 let openTicket: { id: number; uuid: string };
 let customerMessageWid: string;
-const browsers: Browser[] = [];
-
-async function browser(options?: { width?: number; height?: number; args?: string[] }): Promise<Page> {
-  const opened = await openBrowser(options);
-  browsers.push(opened);
-  opened.page.setDefaultTimeout(15_000);
-  return opened.page;
-}
-
-/** Waits for the finite animations (a popover opening, a toast) to end: screenshots show the result. */
-const settled = (page: Page) =>
-  page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity));
-
-async function shot(page: Page, name: string): Promise<void> {
-  await page.mouse.move(0, 0);
-  await settled(page);
-  await screenshot(page, name);
-}
+const browsers = new BrowserPool();
 
 /** The ticket a customer's first message opened on the connection. */
 async function ticketOf(number: string): Promise<{ id: number; uuid: string; status: string }> {
@@ -145,7 +128,7 @@ describeE2E('message composer', () => {
     await customerWrites(server, tenant, connectionId, { ...WAITING, body: 'Alguém aí?' });
   });
   afterEach(async () => {
-    for (const opened of browsers.splice(0)) await opened.close();
+    await browsers.closeAll();
   });
   afterAll(async () => {
     await server?.close();
@@ -155,7 +138,7 @@ describeE2E('message composer', () => {
   it(
     'an agent sends signed and unsigned texts with Enter, never blank ones, uses variables and quick replies, attaches a file and replies to a message',
     async () => {
-      const page = await browser();
+      const page = await browsers.page();
       await loginThroughUi(page, server.url, `${AGENT.handle}@${tenant.slug}.test`, PASSWORD);
       const sends = countSends(page, openTicket.id);
       await openConversation(page, openTicket.uuid);
@@ -311,7 +294,7 @@ describeE2E('message composer', () => {
   it(
     'a voice note is recorded, cancelled or sent as a push-to-talk audio',
     async () => {
-      const page = await browser({ args: FAKE_MICROPHONE });
+      const page = await browsers.page({ args: FAKE_MICROPHONE });
       await page.context().grantPermissions(['microphone'], { origin: server.url });
       await loginThroughUi(page, server.url, `${AGENT.handle}@${tenant.slug}.test`, PASSWORD);
       const sends = countSends(page, openTicket.id);
@@ -341,7 +324,7 @@ describeE2E('message composer', () => {
   it(
     'a recording under 10,000 bytes (two seconds of silence) is discarded with a message',
     async () => {
-      const page = await browser({ args: [...FAKE_MICROPHONE, `--use-file-for-fake-audio-capture=${silence()}`] });
+      const page = await browsers.page({ args: [...FAKE_MICROPHONE, `--use-file-for-fake-audio-capture=${silence()}`] });
       await page.context().grantPermissions(['microphone'], { origin: server.url });
       await loginThroughUi(page, server.url, `${AGENT.handle}@${tenant.slug}.test`, PASSWORD);
       const sends = countSends(page, openTicket.id);
@@ -363,7 +346,7 @@ describeE2E('message composer', () => {
     async () => {
       const waiting = await ticketOf(WAITING.from);
       expect(waiting.status).toBe('pending');
-      const page = await browser();
+      const page = await browsers.page();
       await loginThroughUi(page, server.url, `${AGENT.handle}@${tenant.slug}.test`, PASSWORD);
       await openConversation(page, waiting.uuid);
       const pendingInput = page.getByPlaceholder('Aceite o ticket para enviar mensagens');

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { loginThroughUi, openBrowser, screenshot, type Browser } from './browser.js';
+import { loginThroughUi, BrowserPool, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, SUPER_EMAIL, SUPER_PASSWORD, type TestServer } from '../helpers/server.js';
 
@@ -14,26 +14,7 @@ const QUEUES = [
 const JOURNEY_MS = 120_000;
 
 let server: TestServer;
-const browsers: Browser[] = [];
-
-async function browser(options?: { width?: number; height?: number }): Promise<Page> {
-  const opened = await openBrowser(options);
-  browsers.push(opened);
-  opened.page.setDefaultTimeout(15_000);
-  return opened.page;
-}
-
-/** Waits for the finite animations (a modal opening, a toast) to end: screenshots show the result. */
-const settled = (page: Page) =>
-  page.waitForFunction(() =>
-    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-  );
-
-async function shot(page: Page, name: string): Promise<void> {
-  await page.mouse.move(0, 0);
-  await settled(page);
-  await screenshot(page, name);
-}
+const browsers = new BrowserPool();
 
 const row = (page: Page, name: string) => page.getByTestId('connections-table').getByRole('row', { name: new RegExp(name) });
 const statusOf = (page: Page, name: string) => row(page, name).getByTestId('connection-status').getAttribute('data-status');
@@ -88,7 +69,7 @@ describeE2E('connections page', () => {
   });
   // One login per user at a time: a later login ends the earlier sessions (single session).
   afterEach(async () => {
-    for (const opened of browsers.splice(0)) await opened.close();
+    await browsers.closeAll();
   });
   afterAll(async () => {
     await server?.close();
@@ -97,7 +78,7 @@ describeE2E('connections page', () => {
   it(
     'an admin adds a simulator connection, reads its QR code, and the row turns CONNECTED live when it is scanned',
     async () => {
-      const admin = await browser();
+      const admin = await browsers.page();
       await loginThroughUi(admin, server.url, ADMIN.email, ADMIN.password);
       await admin.getByRole('menuitem', { name: 'Conexões' }).click();
       await admin.getByRole('heading', { name: 'Conexões' }).waitFor();
@@ -174,7 +155,7 @@ describeE2E('connections page', () => {
   it(
     'an admin disconnects, asks for a new QR code, and deletes a connection after confirming',
     async () => {
-      const admin = await browser();
+      const admin = await browsers.page();
       await openConnections(admin, ADMIN);
       await row(admin, CONNECTION).getByRole('button', { name: 'Desconectar' }).click();
       await admin.getByRole('dialog').filter({ hasText: `Desconectar ${CONNECTION}?` }).getByRole('button', { name: 'Desconectar' }).click();
@@ -203,7 +184,7 @@ describeE2E('connections page', () => {
   it(
     'with more than one queue the greeting message is required',
     async () => {
-      const admin = await browser();
+      const admin = await browsers.page();
       await openConnections(admin, ADMIN);
       await admin.getByRole('button', { name: 'Adicionar WhatsApp' }).click();
       const dialog = admin.getByRole('dialog', { name: 'Adicionar WhatsApp' });
@@ -232,7 +213,7 @@ describeE2E('connections page', () => {
   it(
     'a user who is not an admin reads the connections without session buttons or actions',
     async () => {
-      const agent = await browser();
+      const agent = await browsers.page();
       await loginThroughUi(agent, server.url, AGENT.email, AGENT.password);
       expect(await agent.getByRole('menuitem', { name: 'Conexões' }).count()).toBe(0);
       await agent.goto(`${server.url}/connections`);
@@ -251,7 +232,7 @@ describeE2E('connections page', () => {
   it(
     'at 375 px the row keeps its session buttons, the modals fit, and the menu shows the badge',
     async () => {
-      const phone = await browser({ width: 375, height: 812 });
+      const phone = await browsers.page({ width: 375, height: 812 });
       await openConnections(phone, ADMIN);
       await row(phone, CONNECTION).getByRole('button', { name: 'QR CODE', exact: true }).waitFor();
       await shot(phone, 'connections-page-375');

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { loginThroughUi, openBrowser, screenshot, type Browser } from './browser.js';
+import { loginThroughUi, BrowserPool, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -12,26 +12,7 @@ const JOURNEY_MS = 120_000;
 
 let server: TestServer;
 let adminToken: string;
-const browsers: Browser[] = [];
-
-async function browser(options?: { width?: number; height?: number }): Promise<Page> {
-  const opened = await openBrowser(options);
-  browsers.push(opened);
-  opened.page.setDefaultTimeout(15_000);
-  return opened.page;
-}
-
-/** Waits for the finite animations (a modal opening, a toast) to end: screenshots show the result. */
-const settled = (page: Page) =>
-  page.waitForFunction(() =>
-    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-  );
-
-async function shot(page: Page, name: string): Promise<void> {
-  await page.mouse.move(0, 0);
-  await settled(page);
-  await screenshot(page, name);
-}
+const browsers = new BrowserPool();
 
 const row = (page: Page, name: string) => page.getByTestId('contacts-table').getByRole('row', { name: new RegExp(name) });
 
@@ -71,7 +52,7 @@ describeE2E('contacts page', () => {
   });
   // One login per user at a time: a later login ends the earlier sessions (single session).
   afterEach(async () => {
-    for (const opened of browsers.splice(0)) await opened.close();
+    await browsers.closeAll();
   });
   afterAll(async () => {
     await server?.close();
@@ -80,7 +61,7 @@ describeE2E('contacts page', () => {
   it(
     'an admin imports contacts from a spreadsheet (seeing the rejected rows first), edits one and deletes it',
     async () => {
-      const admin = await browser();
+      const admin = await browsers.page();
       await openContacts(admin, ADMIN);
       await row(admin, 'Ana Beatriz Costa').waitFor();
 
@@ -156,8 +137,8 @@ describeE2E('contacts page', () => {
   it(
     'a contact added in the modal shows live for an agent, who may edit but not delete; the search finds it by number',
     async () => {
-      const admin = await browser();
-      const agent = await browser();
+      const admin = await browsers.page();
+      const agent = await browsers.page();
       await openContacts(admin, ADMIN);
       await openContacts(agent, AGENT);
       await row(agent, 'Bruno Henrique').waitFor();
@@ -193,7 +174,7 @@ describeE2E('contacts page', () => {
   it(
     'Exportar downloads contatos.csv with the company contacts',
     async () => {
-      const admin = await browser();
+      const admin = await browsers.page();
       await openContacts(admin, ADMIN);
       await row(admin, 'Carla Dias').waitFor();
       const [download] = await Promise.all([admin.waitForEvent('download'), admin.getByRole('button', { name: 'Exportar' }).click()]);
@@ -208,7 +189,7 @@ describeE2E('contacts page', () => {
   it(
     'at 375 px the list shows name and number together, and the modal and the import dialog fit the screen',
     async () => {
-      const phone = await browser({ width: 375, height: 812 });
+      const phone = await browsers.page({ width: 375, height: 812 });
       await loginThroughUi(phone, server.url, ADMIN.email, ADMIN.password);
       await phone.goto(`${server.url}/contacts`);
       await row(phone, 'Carla Dias').waitFor();

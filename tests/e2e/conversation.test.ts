@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { Events } from '../../core/events/event-bus.js';
-import { loginThroughUi, openBrowser, screenshot, type Browser } from './browser.js';
+import { loginThroughUi, BrowserPool, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createConnection, createMember, createQueue, createTenant, customerWrites, eventually, PASSWORD, type InboxTenant, type Member } from '../helpers/inbox.js';
@@ -21,7 +21,7 @@ let operator: InboxTenant;
 let agent: Member;
 let connectionId: number;
 const queues: Record<string, number> = {};
-const browsers: Browser[] = [];
+const browsers = new BrowserPool();
 let carlaTicket: { id: number; uuid: string };
 
 interface TicketRow {
@@ -30,25 +30,6 @@ interface TicketRow {
   status: string;
   contact: { number: string };
   queue: { name: string } | null;
-}
-
-async function browser(options?: { width?: number; height?: number }): Promise<Page> {
-  const opened = await openBrowser(options);
-  browsers.push(opened);
-  opened.page.setDefaultTimeout(15_000);
-  return opened.page;
-}
-
-/** Waits for the finite animations (a modal opening, a toast) to end: screenshots show the result. */
-const settled = (page: Page) =>
-  page.waitForFunction(() =>
-    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-  );
-
-async function shot(page: Page, name: string): Promise<void> {
-  await page.mouse.move(0, 0);
-  await settled(page);
-  await screenshot(page, name);
 }
 
 /** Calls the API with the browser's own token: a second login would end its session. */
@@ -124,7 +105,7 @@ describeE2E('conversation of a ticket', () => {
   }, JOURNEY_MS);
   // One login per user at a time: a later login ends the earlier sessions (single session).
   afterEach(async () => {
-    for (const opened of browsers.splice(0)) await opened.close();
+    await browsers.closeAll();
   });
   afterAll(async () => {
     await server?.close();
@@ -133,7 +114,7 @@ describeE2E('conversation of a ticket', () => {
   it(
     "an agent accepts a waiting ticket, reads the customer's media, location and contact card, answers, keeps notes, and transfers it away",
     async () => {
-      const page = await browser();
+      const page = await browsers.page();
       await loginThroughUi(page, server.url, agent.email, PASSWORD);
       await openTicket(page, carlaTicket.uuid);
       await expect.poll(() => header(page).getAttribute('data-status')).toBe('pending');
@@ -271,7 +252,7 @@ describeE2E('conversation of a ticket', () => {
   it(
     "a user outside the ticket's queue is told 'Acesso não permitido' and goes back to the list",
     async () => {
-      const page = await browser();
+      const page = await browsers.page();
       await loginThroughUi(page, server.url, agent.email, PASSWORD);
       await page.goto(`${server.url}/tickets/${carlaTicket.uuid}`);
       await page.getByText('Acesso não permitido').first().waitFor();
@@ -284,7 +265,7 @@ describeE2E('conversation of a ticket', () => {
   it(
     'an admin accepts, resolves, reopens and deletes the ticket, in light and dark',
     async () => {
-      const page = await browser();
+      const page = await browsers.page();
       await loginThroughUi(page, server.url, tenant.admin.email, PASSWORD);
       await openTicket(page, carlaTicket.uuid);
       await header(page).getByRole('button', { name: 'Aceitar' }).waitFor();
@@ -345,7 +326,7 @@ describeE2E('conversation of a ticket', () => {
     async () => {
       await customerWrites(server, operator, connectionId, { ...DIEGO, body: 'Vocês entregam em Campinas?' });
       const first = await ticketOf(DIEGO.from, 'pending');
-      const phone = await browser({ width: 375, height: 812 });
+      const phone = await browsers.page({ width: 375, height: 812 });
       await loginThroughUi(phone, server.url, agent.email, PASSWORD);
       await openTicket(phone, first.uuid);
       await header(phone).getByRole('button', { name: 'Aceitar' }).click();
@@ -386,7 +367,7 @@ describeE2E('conversation of a ticket', () => {
         await customerWrites(server, operator, connectionId, { ...ELISA, body: `Mensagem ${String(i).padStart(2, '0')}` });
       }
       const ticket = await ticketOf(ELISA.from, 'pending');
-      const page = await browser({ width: 1280, height: 800 });
+      const page = await browsers.page({ width: 1280, height: 800 });
       await loginThroughUi(page, server.url, agent.email, PASSWORD);
       await openTicket(page, ticket.uuid);
       // Opens at the bottom with the newest page (20 messages).

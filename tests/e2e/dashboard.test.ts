@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { loginThroughUi, openBrowser, screenshot, type Browser } from './browser.js';
+import { loginThroughUi, BrowserPool, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createConnection, createMember, createQueue, createTenant, customerWrites, eventually, PASSWORD, type InboxTenant, type Member } from '../helpers/inbox.js';
@@ -19,14 +19,7 @@ let server: TestServer;
 let tenant: InboxTenant;
 let agent: Member;
 let connection: number;
-const browsers: Browser[] = [];
-
-async function browser(options?: { width?: number; height?: number }): Promise<Page> {
-  const opened = await openBrowser(options);
-  browsers.push(opened);
-  opened.page.setDefaultTimeout(15_000);
-  return opened.page;
-}
+const browsers = new BrowserPool();
 
 /** A local day of the company as the date pickers show it, `offset` days from today. */
 function pickerDay(offset = 0): string {
@@ -35,15 +28,6 @@ function pickerDay(offset = 0): string {
   day.setUTCDate(day.getUTCDate() + offset);
   const [y, m, d] = day.toISOString().slice(0, 10).split('-');
   return `${d}/${m}/${y}`;
-}
-
-const settled = (page: Page) =>
-  page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity));
-
-async function shot(page: Page, name: string): Promise<void> {
-  await page.mouse.move(0, 0);
-  await settled(page);
-  await screenshot(page, name);
 }
 
 async function ticketOf(number: string): Promise<Ticket> {
@@ -105,7 +89,7 @@ describeE2E('dashboard page', () => {
     await server.atende.container.services.pipeline.idle();
   }, JOURNEY_MS);
   afterEach(async () => {
-    for (const opened of browsers.splice(0)) await opened.close();
+    await browsers.closeAll();
   });
   afterAll(async () => {
     await server?.close();
@@ -114,7 +98,7 @@ describeE2E('dashboard page', () => {
   it(
     'an admin opens the dashboard first and reads the counters, the attendants and the charts, filtering by period and by date',
     async () => {
-      const admin = await browser();
+      const admin = await browsers.page();
       await loginThroughUi(admin, server.url, tenant.admin.email, PASSWORD);
       await admin.waitForURL(/\/dashboard$/);
       await admin.getByRole('heading', { name: 'Dashboard' }).waitFor();
@@ -182,7 +166,7 @@ describeE2E('dashboard page', () => {
   it(
     'on a phone the cards stack above the table and the charts',
     async () => {
-      const phone = await browser({ width: 375, height: 800 });
+      const phone = await browsers.page({ width: 375, height: 800 });
       await loginThroughUi(phone, server.url, tenant.admin.email, PASSWORD);
       await phone.waitForURL(/\/dashboard$/);
       await expect.poll(() => figure(phone, 'supportFinished')).toBe('1');
@@ -201,7 +185,7 @@ describeE2E('dashboard page', () => {
   it(
     'a failed load says so, and Tentar novamente asks again',
     async () => {
-      const admin = await browser();
+      const admin = await browsers.page();
       // The counters fail once (the charts answer): the page offers a retry instead of figures.
       await admin.route(/\/api\/dashboard\?/, (route) => route.fulfill({ status: 500, json: { error: 'ERR_INTERNAL', message: 'Internal error' } }), { times: 1 });
       await loginThroughUi(admin, server.url, tenant.admin.email, PASSWORD);
@@ -216,7 +200,7 @@ describeE2E('dashboard page', () => {
   it(
     'a plain user has no Dashboard entry and /dashboard is denied',
     async () => {
-      const user = await browser();
+      const user = await browsers.page();
       await loginThroughUi(user, server.url, agent.email, PASSWORD);
       await user.waitForURL(/\/tickets/);
       expect(await user.getByRole('menuitem', { name: 'Dashboard' }).count()).toBe(0);

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { loginThroughUi, openBrowser, screenshot, type Browser } from './browser.js';
+import { loginThroughUi, screenshot, BrowserPool, settled } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, SUPER_EMAIL, SUPER_PASSWORD, type TestServer } from '../helpers/server.js';
 
@@ -9,20 +9,13 @@ const JOURNEY_MS = 120_000;
 
 let server: TestServer;
 let superToken: string;
-const browsers: Browser[] = [];
+const browsers = new BrowserPool();
 
 async function signedIn(options?: { width?: number; height?: number }): Promise<Page> {
-  const opened = await openBrowser(options);
-  browsers.push(opened);
+  const opened = await browsers.open(options);
   await loginThroughUi(opened.page, server.url, AGENT.email, AGENT.password);
   return opened.page;
 }
-
-/** Waits for the finite animations (a modal opening, a toast) to end: screenshots show the result. */
-const settled = (page: Page) =>
-  page.waitForFunction(() =>
-    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-  );
 
 async function shootThemes(page: Page, name: string): Promise<void> {
   await settled(page);
@@ -54,7 +47,7 @@ describeE2E('helps gallery and to-do list', () => {
   });
   // One login per user at a time: a later login ends the earlier sessions (single session).
   afterEach(async () => {
-    for (const opened of browsers.splice(0)) await opened.close();
+    await browsers.closeAll();
   });
   afterAll(async () => {
     await server?.close();

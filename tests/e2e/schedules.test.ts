@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { loginThroughUi, openBrowser, screenshot, type Browser } from './browser.js';
+import { loginThroughUi, BrowserPool, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createConnection, createMember, createTenant, outbox, PASSWORD, type InboxTenant } from '../helpers/inbox.js';
@@ -17,26 +17,7 @@ let tenant: InboxTenant;
 let operator: InboxTenant;
 let connectionId: number;
 const contacts: Record<string, number> = {};
-const browsers: Browser[] = [];
-
-async function browser(options?: { width?: number; height?: number }): Promise<Page> {
-  const opened = await openBrowser(options);
-  browsers.push(opened);
-  opened.page.setDefaultTimeout(15_000);
-  return opened.page;
-}
-
-/** Waits for the finite animations (a modal opening, a toast) to end: screenshots show the result. */
-const settled = (page: Page) =>
-  page.waitForFunction(() =>
-    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-  );
-
-async function shot(page: Page, name: string): Promise<void> {
-  await page.mouse.move(0, 0);
-  await settled(page);
-  await screenshot(page, name);
-}
+const browsers = new BrowserPool();
 
 /** A day in the company's timezone, `days` from today: YYYY-MM-DD and DD/MM/YYYY. */
 function companyDay(days: number): { iso: string; br: string } {
@@ -79,7 +60,7 @@ describeE2E('schedules page', () => {
   }, JOURNEY_MS);
   // One login per user at a time: a later login ends the earlier sessions (single session).
   afterEach(async () => {
-    for (const opened of browsers.splice(0)) await opened.close();
+    await browsers.closeAll();
   });
   afterAll(async () => {
     await server?.close();
@@ -88,7 +69,7 @@ describeE2E('schedules page', () => {
   it(
     'an admin schedules a message with a file on a calendar day (after its validation), sees it on the day and in the list, edits it, removes the file and deletes it',
     async () => {
-      const page = await browser();
+      const page = await browsers.page();
       await openSchedules(page);
       const day = companyDay(2);
 
@@ -154,7 +135,7 @@ describeE2E('schedules page', () => {
   it(
     "at 375 px the contacts page's schedule action opens the dialog with that contact, and the day lists the new schedule",
     async () => {
-      const phone = await browser({ width: 375, height: 812 });
+      const phone = await browsers.page({ width: 375, height: 812 });
       await loginThroughUi(phone, server.url, tenant.admin.email, PASSWORD);
       await phone.goto(`${server.url}/contacts`);
       const action = phone.getByRole('button', { name: 'Agendar mensagem para Otávio Lima' });
@@ -193,7 +174,7 @@ describeE2E('schedules page', () => {
   it(
     'a schedule due in a few seconds turns Enviada live, goes out with the first name, and its dialog is read-only',
     async () => {
-      const page = await browser();
+      const page = await browsers.page();
       await openSchedules(page);
       await page.getByRole('tab', { name: 'Lista' }).click();
       await page.getByTestId('schedules-table').waitFor();
@@ -228,7 +209,7 @@ describeE2E('schedules page', () => {
       const plan = await Plan.query(db).insert({ name: 'Sem agenda', users: 5, connections: 1, queues: 1, value: 0, useSchedules: false });
       const email = 'admin@lojasemagenda.test';
       await services.companies.createTenant({ name: 'Loja Sem Agenda', email, password: PASSWORD, planId: plan.id });
-      const page = await browser();
+      const page = await browsers.page();
       await loginThroughUi(page, server.url, email, PASSWORD);
       await page.getByRole('menuitem', { name: 'Contatos' }).waitFor();
       expect(await page.getByRole('menuitem', { name: 'Agendamentos' }).count()).toBe(0);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { loginThroughUi, openBrowser, screenshot, type Browser } from './browser.js';
+import { loginThroughUi, screenshot, BrowserPool, settled } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -13,19 +13,12 @@ const JOURNEY_MS = 120_000;
 
 let server: TestServer;
 let companyId: number;
-const browsers: Browser[] = [];
+const browsers = new BrowserPool();
 
 async function browser(options?: { width?: number; height?: number }): Promise<Page> {
-  const opened = await openBrowser(options);
-  browsers.push(opened);
+  const opened = await browsers.open(options);
   return opened.page;
 }
-
-/** Waits for the finite animations (a modal opening, a toast) to end: screenshots show the result. */
-const settled = (page: Page) =>
-  page.waitForFunction(() =>
-    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-  );
 
 const row = (page: Page, name: string) => page.getByRole('row', { name: new RegExp(name) });
 
@@ -48,7 +41,7 @@ describeE2E('tags and quick replies pages', () => {
     }
   });
   afterEach(async () => {
-    for (const opened of browsers.splice(0)) await opened.close();
+    await browsers.closeAll();
   });
   afterAll(async () => {
     await server?.close();

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { loginThroughUi, openBrowser, screenshot, type Browser } from './browser.js';
+import { loginThroughUi, BrowserPool, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, SUPER_EMAIL, SUPER_PASSWORD, type TestServer } from '../helpers/server.js';
 import { createConnection, createMember, createQueue, createTenant, eventually, PASSWORD, type InboxTenant } from '../helpers/inbox.js';
@@ -17,15 +17,14 @@ let tenant: InboxTenant;
 let superToken: string;
 let vendasConnection: number;
 let suporteConnection: number;
-const browsers: Browser[] = [];
+const browsers = new BrowserPool();
 
 /**
  * A browser whose Notification API is a recorder: notices land in window.notices, and the
  * permission is granted (headless chromium shows none).
  */
 async function browser(options?: { width?: number; height?: number }): Promise<Page> {
-  const opened = await openBrowser(options);
-  browsers.push(opened);
+  const opened = await browsers.open(options);
   await opened.context.addInitScript(() => {
     const notices: { title: string; body?: string }[] = [];
     class RecordedNotification {
@@ -41,16 +40,6 @@ async function browser(options?: { width?: number; height?: number }): Promise<P
   });
   opened.page.setDefaultTimeout(15_000);
   return opened.page;
-}
-
-/** Waits for the finite animations (a modal opening, a toast) to end: screenshots show the result. */
-const settled = (page: Page) =>
-  page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity));
-
-async function shot(page: Page, name: string): Promise<void> {
-  await page.mouse.move(0, 0);
-  await settled(page);
-  await screenshot(page, name);
 }
 
 /** Screenshots a state in light, then in dark, and comes back to light (the toggle is clicked through an open modal's mask). */
@@ -125,7 +114,7 @@ describeE2E('tickets panel', () => {
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
   });
   afterEach(async () => {
-    for (const opened of browsers.splice(0)) await opened.close();
+    await browsers.closeAll();
   });
   afterAll(async () => {
     await server?.close();
@@ -363,6 +352,9 @@ describeE2E('tickets panel', () => {
     async () => {
       const admin = await browser({ width: 1440, height: 900 });
       await loginThroughUi(admin, server.url, tenant.admin.email, PASSWORD);
+      // An admin lands on the dashboard; the inbox is a menu entry away.
+      await admin.waitForURL(`${server.url}/dashboard`);
+      await admin.getByRole('menuitem', { name: 'Atendimentos' }).click();
       await admin.waitForURL(`${server.url}/tickets`);
       const assigned = list(admin, 'assigned');
       await assigned.getByTestId('tickets-empty').waitFor();

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { loginThroughUi, openBrowser, screenshot, type Browser } from './browser.js';
+import { loginThroughUi, screenshot, BrowserPool, settled } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, SUPER_EMAIL, SUPER_PASSWORD, type TestServer } from '../helpers/server.js';
 
@@ -13,11 +13,10 @@ const JOURNEY_MS = 120_000;
 const EXTRA_USERS = 25;
 
 let server: TestServer;
-const browsers: Browser[] = [];
+const browsers = new BrowserPool();
 
 async function browser(options?: { width?: number; height?: number }): Promise<Page> {
-  const opened = await openBrowser(options);
-  browsers.push(opened);
+  const opened = await browsers.open(options);
   return opened.page;
 }
 
@@ -27,12 +26,6 @@ async function openUsers(page: Page, who: { email: string; password: string }): 
   await page.getByRole('heading', { name: 'Usuários' }).waitFor();
   await page.getByRole('row', { name: /Loja Usuários/ }).waitFor();
 }
-
-/** Waits for the finite animations (a modal opening, a toast) to end: screenshots show the result. */
-const settled = (page: Page) =>
-  page.waitForFunction(() =>
-    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-  );
 
 const row = (page: Page, name: string) => page.getByRole('row', { name: new RegExp(name) });
 
@@ -61,7 +54,7 @@ describeE2E('users page', () => {
   });
   // One login per user at a time: a later login ends the earlier sessions (single session).
   afterEach(async () => {
-    for (const opened of browsers.splice(0)) await opened.close();
+    await browsers.closeAll();
   });
   afterAll(async () => {
     await server?.close();

@@ -25,6 +25,9 @@ export function useScheduleCalendar(month: Dayjs, tz: string): ScheduleCalendar 
   const { user, realtime } = useAuth();
   const [schedules, setSchedules] = useState<ScheduleRecord[]>([]);
   const [loading, setLoading] = useState(true);
+  // Bumped after a socket reconnect: events of the gap were lost, so the range is read again.
+  const [generation, setGeneration] = useState(0);
+  useEffect(() => realtime.onReconnect(() => setGeneration((g) => g + 1)), [realtime]);
   const from = month.startOf('month').subtract(7, 'day').format('YYYY-MM-DD');
   const to = month.endOf('month').add(14, 'day').format('YYYY-MM-DD');
 
@@ -43,7 +46,7 @@ export function useScheduleCalendar(month: Dayjs, tz: string): ScheduleCalendar 
         if (!controller.signal.aborted) setLoading(false);
       });
     return () => controller.abort();
-  }, [from, to, message, t]);
+  }, [from, to, generation, message, t]);
 
   useEffect(() => {
     if (!user) return;

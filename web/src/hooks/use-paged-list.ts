@@ -105,14 +105,17 @@ export function usePagedList<T extends { id: number }>(options: PagedListOptions
     });
   }, [channel, entityKey, user, realtime]);
 
-  const loadMore = useCallback(() => {
-    if (!loading && hasMore) setPage((p) => p + 1);
-  }, [loading, hasMore]);
-
   const reload = useCallback(() => {
     setPage(1);
     setGeneration((g) => g + 1);
   }, []);
+
+  // Events sent while the socket was down are lost: start again from page 1.
+  useEffect(() => realtime.onReconnect(() => reload()), [realtime, reload]);
+
+  const loadMore = useCallback(() => {
+    if (!loading && hasMore) setPage((p) => p + 1);
+  }, [loading, hasMore]);
 
   return { items, loading, hasMore, loadMore, reload };
 }

@@ -7,12 +7,15 @@ const MAX_BACKOFF_MS = 30_000;
 
 /**
  * One websocket per tab. Reconnects with exponential backoff; when the socket cannot open (the
- * token expired) it refreshes the session first. Joined rooms are joined again after a reconnect.
+ * token expired) it refreshes the session first. Joined rooms are joined again after a reconnect,
+ * and onReconnect listeners (lists) reload what they show: events of the gap were lost.
  */
 export class RealtimeClient {
   private socket: WebSocket | null = null;
   private readonly handlers = new Map<string, Set<Handler>>();
   private readonly joins = new Map<string, { type: string; data: unknown; count: number }>();
+  private readonly reconnectListeners = new Set<() => void>();
+  private everOpened = false;
   private attempts = 0;
   private stopped = true;
   private statusTimer: number | undefined;
@@ -29,6 +32,7 @@ export class RealtimeClient {
 
   stop(): void {
     this.stopped = true;
+    this.everOpened = false;
     window.clearInterval(this.statusTimer);
     window.clearTimeout(this.retryTimer);
     this.socket?.close(1000);
@@ -41,6 +45,12 @@ export class RealtimeClient {
     set.add(handler);
     this.handlers.set(channel, set);
     return () => set.delete(handler);
+  }
+
+  /** Called each time the socket opens again after a loss; answers the function that stops it. */
+  onReconnect(listener: () => void): () => void {
+    this.reconnectListeners.add(listener);
+    return () => this.reconnectListeners.delete(listener);
   }
 
   /** Joins a room (joinChatBox, joinTickets, joinNotification) until the returned function is called. */
@@ -74,6 +84,8 @@ export class RealtimeClient {
       opened = true;
       this.attempts = 0;
       for (const { type, data } of this.joins.values()) this.send(type, data);
+      if (this.everOpened) this.reconnectListeners.forEach((listener) => listener());
+      this.everOpened = true;
     };
     socket.onmessage = (event) => {
       let frame: { channel?: string; data?: unknown };

@@ -149,6 +149,16 @@ export function useTicketsList({ query, enabled, live }: UseTicketsListOptions):
   }
   const context = useRef({ query, enabled, live, user });
   context.current = { query, enabled, live, user };
+  // Events sent while the socket was down are lost: after a reconnect the list is read again.
+  const [generation, setGeneration] = useState(0);
+  useEffect(
+    () =>
+      realtime.onReconnect(() => {
+        dispatch({ type: 'reset' });
+        setGeneration((g) => g + 1);
+      }),
+    [realtime],
+  );
 
   useEffect(() => {
     if (!enabled) {
@@ -168,7 +178,7 @@ export function useTicketsList({ query, enabled, live }: UseTicketsListOptions):
         console.error(err);
       });
     return () => controller.abort();
-  }, [key, state.page, enabled, message, t]);
+  }, [key, state.page, generation, enabled, message, t]);
 
   // The old product's rooms; harmless here, where the server routes ticket events by queue and user.
   useEffect(() => {
