@@ -8,8 +8,7 @@ import { pino } from 'pino';
 import { WebSocketServer } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_TABLE, AuthStore } from '../../core/channels/baileys/auth-store.js';
-import type { BaileysDriver, BaileysDriverOptions } from '../../core/channels/baileys/baileys-driver.js';
-import { createBaileysDriverFactory } from '../../core/channels/baileys/index.js';
+import { BaileysDriver, DEFAULT_BAILEYS_OPTIONS, type BaileysDriverOptions } from '../../core/channels/baileys/baileys-driver.js';
 import { LID_MAP_TABLE } from '../../core/channels/baileys/lid-map.js';
 import { MessageStore } from '../../core/channels/baileys/message-store.js';
 import { closeAction, reconnectDelay } from '../../core/channels/baileys/reconnect.js';
@@ -55,8 +54,9 @@ async function newDriver(name: string, options: Partial<BaileysDriverOptions>) {
   const lines: LogLine[] = [];
   const log = pino({ level: 'debug' }, { write: (line: string) => lines.push(JSON.parse(line) as LogLine) });
   const events: DriverEvent[] = [];
-  const factory = createBaileysDriverFactory({ db, log, options });
-  const driver = factory({ connectionId, companyId, media: new DiskMediaStorage(mediaDir), log, emit: (e) => events.push(e) }) as BaileysDriver;
+  // The driver itself (the provider's factory wraps it to import Baileys on first use): tests reach its socket.
+  const context = { connectionId, companyId, media: new DiskMediaStorage(mediaDir), log, emit: (e: DriverEvent) => events.push(e) };
+  const driver = new BaileysDriver(db, log, context, { ...DEFAULT_BAILEYS_OPTIONS, ...options });
   const statuses = () => events.filter((e) => e.type === 'status');
   return { connectionId, driver, events, statuses, lines };
 }
