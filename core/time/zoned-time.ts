@@ -52,8 +52,13 @@ export function zonedInstant(local: string, timeZone: string): string {
   return new Date(wallUtc - offsetAt(guess, timeZone)).toISOString();
 }
 
+/** The wall-clock `YYYY-MM-DDTHH:mm:ss` of `instant` in `timeZone`. */
+export function wallTimestamp(instant: string | Date, timeZone: string): string {
+  const at = new Date(instant).getTime();
+  return new Date(Math.floor(at / 1000) * 1000 + offsetAt(at, timeZone)).toISOString().slice(0, 19);
+}
+
 /** The wall-clock `YYYY-MM-DDTHH:mm` of `instant` in `timeZone`. */
 export function wallClock(instant: string | Date, timeZone: string): string {
-  const at = new Date(instant).getTime();
-  return new Date(Math.floor(at / 1000) * 1000 + offsetAt(at, timeZone)).toISOString().slice(0, 16);
+  return wallTimestamp(instant, timeZone).slice(0, 16);
 }
