@@ -75,8 +75,19 @@ export class LidMap {
         }
         // Unique both ways: a number now paired with another LID leaves its old row.
         await t(LID_MAP_TABLE).where({ whatsappId: this.whatsappId, pn }).whereNot({ lid }).delete();
-        // An upsert, so two writers storing the same pair at once both succeed.
-        await t(LID_MAP_TABLE).insert(row).onConflict(['whatsappId', 'lid']).merge(['pn', 'updatedAt']);
+        // An upsert, so two writers storing the same pair at once both succeed. PostgreSQL checks
+        // only the ON CONFLICT index before inserting, so the later of two concurrent writers can
+        // still fail on the number's unique index once the first commits: in a savepoint, it then
+        // tries again and finds the row.
+        const upsert = (q: Knex) => q(LID_MAP_TABLE).insert(row).onConflict(['whatsappId', 'lid']).merge(['pn', 'updatedAt']);
+        try {
+          await t.transaction(async (savepoint) => {
+            await upsert(savepoint);
+          });
+        } catch (err) {
+          if ((err as { code?: string }).code !== '23505') throw err;
+          await upsert(t);
+        }
       }
     };
     if (!trx) {
