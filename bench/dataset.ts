@@ -2,9 +2,10 @@ import { hash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { loadConfig } from '../core/config/load-config.js';
+import { SqliteDriver } from '../core/db/sqlite-driver.js';
 import { createLogger } from '../core/logger.js';
 import { startAtende } from '../core/boot.js';
 import { DEFAULT_SCHEDULES } from '../core/modules/companies/companies.schema.js';
@@ -492,7 +493,7 @@ async function buildSqlite(file: string, log: (line: string) => void): Promise<v
   const ids = await seedPeople(building, work);
   log(`people, queues and connections created: ${elapsed(clock)}`);
 
-  const db = new BetterSqlite3(building);
+  const db = new SqliteDriver(building);
   try {
     db.pragma('journal_mode = OFF');
     db.pragma('synchronous = OFF');
@@ -548,7 +549,7 @@ async function sqliteDataset(log: (line: string) => void): Promise<BenchDatabase
   }
   const copy = path.join(CACHE_DIR, `run-${process.pid}.sqlite`);
   copyFileSync(file, copy);
-  const db = new BetterSqlite3(copy, { readonly: true });
+  const db = new SqliteDriver(copy, { readonly: true });
   const meta = JSON.parse((db.prepare('SELECT meta FROM bench_dataset').get() as { meta: string }).meta) as DatasetMeta;
   db.close();
   return {

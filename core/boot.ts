@@ -6,11 +6,26 @@ import { PluginHost } from './plugins/plugin-host.js';
 import { listen, type RunningServer } from './server.js';
 import { seedDemo, startDemoCustomers, type Demo } from './demo/demo.js';
 
+/** The super admin created on a first start, with its password when it was generated. */
+export interface InitialAdmin {
+  email: string;
+  password: string;
+  generated: boolean;
+}
+
+export interface BootHooks {
+  /**
+   * Called once the super admin of a first start is committed and before the server listens, so
+   * its credentials are kept and shown before anyone can reach the server.
+   */
+  onInitialAdmin?(admin: InitialAdmin): void;
+}
+
 export interface Atende {
   container: Container;
   server: RunningServer;
   /** The super admin created on this start, with its password when it was generated. */
-  initialAdmin?: { email: string; password: string; generated: boolean };
+  initialAdmin?: InitialAdmin;
   /** The demo company (serve --demo), with its users' passwords when this start created them. */
   demo?: Demo;
   stop(): Promise<void>;
@@ -26,11 +41,12 @@ async function step<T>(log: Logger, name: string, run: () => Promise<T>): Promis
 
 /**
  * Start-up as one ordered sequence: database → plugins load (register) → migrations (core, then
- * plugins) → presence reset → HTTP listen (with the plugins' routes) → platform data → demo data
- * (--demo) → plugins bootstrap → jobs → WhatsApp sessions (→ the demo's customers).
+ * plugins) → presence reset → platform data (the first super admin, handed to onInitialAdmin) →
+ * HTTP listen (with the plugins' routes) → demo data (--demo) → plugins bootstrap → jobs → inbound
+ * journal (what a crash left unprocessed) → WhatsApp sessions (→ the demo's customers).
  * stop() runs the same list backwards: sessions stop before jobs, the server and the database.
  */
-export async function startAtende(config: Config, log: Logger): Promise<Atende> {
+export async function startAtende(config: Config, log: Logger, hooks: BootHooks = {}): Promise<Atende> {
   const container = createContainer(config, log);
   const stops: (() => Promise<void>)[] = [() => container.db.destroy()];
   const stop = async () => {
@@ -50,12 +66,14 @@ export async function startAtende(config: Config, log: Logger): Promise<Atende> 
     );
     // No socket is open yet: online flags left by a crash are stale.
     await step(log, 'presence', () => container.services.users.markAllOffline());
-    const server = await step(log, 'listen', () => listen(container, config.port, config.host, plugins.routers()));
-    stops.push(() => server.close());
-    // After listen: a port already in use must not create (and lose) a generated admin password.
+    // Before listen, so the first request already finds the admin's credentials kept. Should listen
+    // fail after this, the admin and its kept password remain for the next start.
     const initialAdmin = await step(log, 'platform', () =>
       container.services.companies.ensurePlatform({ email: config.adminEmail, password: config.adminPassword }),
     );
+    if (initialAdmin) hooks.onInitialAdmin?.(initialAdmin);
+    const server = await step(log, 'listen', () => listen(container, config.port, config.host, plugins.routers()));
+    stops.push(() => server.close());
     const demo = config.demo ? await step(log, 'demo', () => seedDemo(container)) : undefined;
     // Registered before bootstrap: a plugin's bootstrap may already schedule jobs.
     stops.push(() => container.jobs.stop());
@@ -65,6 +83,7 @@ export async function startAtende(config: Config, log: Logger): Promise<Atende> 
     // Stops run backwards: sessions stop first, then the pipeline finishes what they delivered.
     stops.push(() => container.services.pipeline.idle());
     stops.push(() => container.sessions.stopAll());
+    await step(log, 'inbound journal', () => container.sessions.resumeJournal());
     await step(log, 'channels', () => container.sessions.startAll());
     if (demo?.connectionId !== undefined) stops.push(startDemoCustomers(container, demo.connectionId));
     log.info({ url: server.url, version: config.version }, 'Atende is serving');

@@ -25,6 +25,7 @@ import { TicketAutomations } from './modules/tickets/ticket-automations.js';
 import { OutboundService } from './modules/messages/outbound.service.js';
 import { MessagesService } from './modules/messages/messages.service.js';
 import { InboundPipeline } from './modules/pipeline/inbound-pipeline.js';
+import { InboundJournal } from './modules/pipeline/inbound-journal.js';
 import { Events } from './events/event-bus.js';
 
 /** What services receive: shared infrastructure, never a global. */
@@ -79,7 +80,8 @@ export function createContainer(config: Config, log: Logger): Container {
   const infra: Infrastructure = { config, log, db, bus, realtime, jobs, media };
   const simulator = simulatorEnabled(config) ? new Simulator(db) : undefined;
   const providers = createProviders({ db, log: log.child({ part: 'channels' }), simulator });
-  const sessions = new SessionManager(infra, providers);
+  const journal = new InboundJournal(db, log.child({ part: 'journal' }));
+  const sessions = new SessionManager(infra, providers, journal);
 
   services.plans = new PlansService(infra);
   services.settings = new SettingsService(infra);
@@ -99,6 +101,7 @@ export function createContainer(config: Config, log: Logger): Container {
     outbound: services.outbound,
     events,
     sessions,
+    journal,
   });
   services.pipeline.start();
 

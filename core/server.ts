@@ -1,12 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Container } from './container.js';
-import { createHttpApp } from './http/app.js';
+import { createHttpApp, type ApiRoute } from './http/app.js';
 import type { AppRouter } from './http/context.js';
 
 export interface RunningServer {
   server: Server;
   url: string;
+  routes: ApiRoute[];
   close(): Promise<void>;
 }
 
@@ -16,7 +17,7 @@ export interface RunningServer {
  * sockets; the caller closes the database afterwards.
  */
 export async function listen(c: Container, port: number, host: string, extraRouters: AppRouter[] = []): Promise<RunningServer> {
-  const app = createHttpApp(c, extraRouters);
+  const { app, routes } = createHttpApp(c, extraRouters);
   const server = createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   c.realtime.attach(server);
@@ -29,6 +30,7 @@ export async function listen(c: Container, port: number, host: string, extraRout
   return {
     server,
     url: `http://${shownHost}:${address.port}`,
+    routes,
     async close(graceMs = 10_000) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();

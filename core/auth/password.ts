@@ -1,31 +1,41 @@
-import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { hash as argon2Hash, verify as argon2Verify, type Algorithm, type Options } from '@node-rs/argon2';
+import { Semaphore } from '../semaphore.js';
 
-// scrypt with N=2^15: a deliberately slow hash (~50 ms on the 2-core machines), no native addon.
-const PARAMS = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
-const KEY_LENGTH = 32;
+// OWASP's Argon2id parameters (19 MiB, 2 passes, 1 lane). `Algorithm` is a const enum erased at
+// runtime: Argon2id is 2.
+const ARGON2: Options = { algorithm: 2 as Algorithm, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+const ARGON2_PREFIX = '$argon2id$v=19$m=19456,t=2,p=1$';
+const SCRYPT_KEY_LENGTH = 32;
 
-function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    scryptCb(password, salt, KEY_LENGTH, options, (err, key) => (err ? reject(err) : resolve(key)));
-  });
-}
+// Each hash holds 19 MiB and a libuv thread: a login burst waits here instead of exhausting both.
+const hashing = new Semaphore(Math.min(4, availableParallelism()));
 
-/** Format: scrypt$N$r$p$salt$hash (base64url), so parameters can grow without breaking old hashes. */
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const key = await scrypt(password, salt, PARAMS);
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+/** Argon2id in its PHC string form (`$argon2id$v=19$m=…,t=…,p=…$salt$hash`). */
+export function hashPassword(password: string): Promise<string> {
+  return hashing.run(() => argon2Hash(password, ARGON2));
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [kind, n, r, p, salt, hash] = stored.split('$');
-  if (kind !== 'scrypt' || !salt || !hash) return false;
+  if (stored.startsWith('$argon2id$')) return hashing.run(() => argon2Verify(stored, password));
+  if (stored.startsWith('scrypt$')) return hashing.run(() => verifyScrypt(password, stored));
+  return false;
+}
+
+/** A hash made before the current parameters: rewrite it at the next successful login. */
+export function needsRehash(stored: string): boolean {
+  return !stored.startsWith(ARGON2_PREFIX);
+}
+
+/** The first format, `scrypt$N$r$p$salt$hash` (base64url): only checked, never written anymore. */
+async function verifyScrypt(password: string, stored: string): Promise<boolean> {
+  const [, n, r, p, salt, hash] = stored.split('$');
+  if (!salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
-  const key = await scrypt(password, Buffer.from(salt, 'base64url'), {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-    maxmem: PARAMS.maxmem,
+  const key = await new Promise<Buffer>((resolve, reject) => {
+    const options = { N: Number(n), r: Number(r), p: Number(p), maxmem: 64 * 1024 * 1024 };
+    scryptCb(password, Buffer.from(salt, 'base64url'), SCRYPT_KEY_LENGTH, options, (err, derived) => (err ? reject(err) : resolve(derived)));
   });
   return key.length === expected.length && timingSafeEqual(key, expected);
 }

@@ -1,19 +1,34 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { z } from 'zod';
 import { UnauthorizedError } from '../errors.js';
 
-export interface AccessClaims {
-  id: number;
-  companyId: number;
-  profile: string;
-  tokenVersion: number;
-}
+const tokenVersion = z.number().int().min(0);
+const userId = z.number().int().positive();
 
-export interface RefreshClaims {
-  id: number;
-  tokenVersion: number;
+// A token signed with the secret is still refused unless it expires and carries the whole identity.
+const accessClaims = z.object({
+  id: userId,
+  companyId: userId,
+  profile: z.string(),
+  tokenVersion,
+  exp: z.number(),
+});
+
+const refreshClaims = z.object({
+  id: userId,
+  tokenVersion,
   /** Id of this refresh token: the user row keeps the current one, so a replayed old token fails. */
-  jti: string;
+  jti: z.string().min(1),
+  exp: z.number(),
+});
+
+export type AccessClaims = Omit<z.infer<typeof accessClaims>, 'exp'>;
+export type RefreshClaims = Omit<z.infer<typeof refreshClaims>, 'exp'>;
+
+/** A new refresh token id, stored on the user row before the token carrying it is signed. */
+export function newRefreshTokenId(): string {
+  return randomBytes(16).toString('base64url');
 }
 
 /** Signs and checks the short access JWT and the refresh JWT (each with its own secret). */
@@ -37,34 +52,33 @@ export class TokenService {
       .sign(this.accessKey);
   }
 
-  signRefresh(claims: Omit<RefreshClaims, 'jti'>): Promise<{ token: string; jti: string }> {
-    const jti = randomBytes(16).toString('base64url');
+  signRefresh(claims: RefreshClaims): Promise<string> {
     return new SignJWT({ id: claims.id, tokenVersion: claims.tokenVersion })
       .setProtectedHeader({ alg: 'HS256' })
-      .setJti(jti)
+      .setJti(claims.jti)
       .setIssuedAt()
       .setExpirationTime(Math.floor(Date.now() / 1000) + this.ttl.refresh)
-      .sign(this.refreshKey)
-      .then((token) => ({ token, jti }));
+      .sign(this.refreshKey);
   }
 
   async verifyAccess(token: string): Promise<AccessClaims> {
-    const payload = await this.verify(token, this.accessKey);
-    return payload as unknown as AccessClaims;
+    return this.verify(token, this.accessKey, accessClaims);
   }
 
   async verifyRefresh(token: string): Promise<RefreshClaims> {
-    const payload = await this.verify(token, this.refreshKey);
-    return payload as unknown as RefreshClaims;
+    return this.verify(token, this.refreshKey, refreshClaims);
   }
 
-  private async verify(token: string, key: Uint8Array): Promise<Record<string, unknown>> {
+  private async verify<T>(token: string, key: Uint8Array, claims: z.ZodType<T>): Promise<T> {
+    let payload: unknown;
     try {
-      const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
-      return payload;
+      ({ payload } = await jwtVerify(token, key, { algorithms: ['HS256'], requiredClaims: ['exp'] }));
     } catch (err) {
       if (err instanceof joseErrors.JOSEError) throw new UnauthorizedError();
       throw err;
     }
+    const parsed = claims.safeParse(payload);
+    if (!parsed.success) throw new UnauthorizedError();
+    return parsed.data;
   }
 }

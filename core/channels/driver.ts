@@ -96,7 +96,12 @@ export interface DriverContext {
   /** Saves downloaded media for this company (NormalizedMessage.media.path is the stored name). */
   media: MediaStorage;
   log: Logger;
-  emit(event: DriverEvent): void;
+  /**
+   * Hands an event over. Resolves once it is durably journaled (messages and calls; at once for
+   * the rest): only then may the driver acknowledge it to its provider. Rejects when it could not
+   * be written.
+   */
+  emit(event: DriverEvent): Promise<void>;
 }
 
 export type DriverFactory = (context: DriverContext) => ChannelDriver;

@@ -2,9 +2,11 @@ import type { Infrastructure } from '../container.js';
 import { AppError } from '../errors.js';
 import { Events, type EventName } from '../events/event-bus.js';
 import type { Logger } from '../logger.js';
+import { isJournaled, type InboundJournal } from '../modules/pipeline/inbound-journal.js';
 import { Whatsapp } from '../modules/whatsapp/whatsapp.model.js';
 import type { ChannelDriver, ConnectionStatus, DriverContext, DriverEvent } from './driver.js';
 import type { ProviderRegistry } from './providers.js';
+import { storableEvent } from './storable-event.js';
 
 export const SESSION_WATCHDOG_JOB = 'whatsapp.sessions.watchdog';
 const WATCHDOG_EVERY_MS = 60_000;
@@ -60,9 +62,9 @@ function notInitialized(): AppError {
 
 /**
  * One driver per connection, made by the provider registry from the connection's `provider`.
- * Persists and publishes status changes, turns the other driver events into domain events, and
- * keeps a failing driver from taking anything else down: its errors are logged and the watchdog
- * tries again.
+ * Persists and publishes status changes, turns the other driver events into domain events (those
+ * that become messages journaled first), and keeps a failing driver from taking anything else
+ * down: its errors are logged and the watchdog tries again.
  */
 export class SessionManager {
   private readonly sessions = new Map<number, Session>();
@@ -72,6 +74,7 @@ export class SessionManager {
   constructor(
     private readonly infra: Infrastructure,
     private readonly providers: ProviderRegistry,
+    private readonly journal: InboundJournal,
   ) {
     this.log = infra.log.child({ part: 'sessions' });
     infra.jobs.define(SESSION_WATCHDOG_JOB, () => this.watchdog());
@@ -82,6 +85,16 @@ export class SessionManager {
     const rows = await Whatsapp.query(this.infra.db).select('id', 'companyId', 'provider').orderBy('id');
     await Promise.all(rows.map((row) => this.launch(row)));
     await this.infra.jobs.every(WATCHDOG_EVERY_MS, SESSION_WATCHDOG_JOB);
+  }
+
+  /**
+   * Boot, before the sessions start: events journaled but not processed before the last stop (or
+   * crash) go out again, oldest first, so each chat's new events queue behind its old ones.
+   */
+  async resumeJournal(): Promise<void> {
+    for (const { id, connectionId, companyId, event } of await this.journal.pending()) {
+      await this.infra.bus.emit(DOMAIN_EVENTS[event.type], companyId, { connectionId, companyId, ...event, entryId: id });
+    }
   }
 
   /** Shutdown, before the database closes: drivers stop (keeping their credentials) and pending writes finish. */
@@ -203,8 +216,8 @@ export class SessionManager {
       companyId: session.companyId,
       media: this.infra.media,
       log: this.log.child({ connectionId: session.connectionId, provider }),
-      emit: (event) => {
-        if (driver !== undefined && session.driver === driver) this.accept(session, event);
+      emit: async (event) => {
+        if (driver !== undefined && session.driver === driver) await this.accept(session, event);
       },
     };
     try {
@@ -218,16 +231,25 @@ export class SessionManager {
 
   // ---- events -------------------------------------------------------------------------------
 
-  private accept(session: Session, event: DriverEvent): void {
+  /** Resolves once the event is journaled (at once for events that are not). */
+  private async accept(session: Session, event: DriverEvent): Promise<void> {
     if (event.type === 'status') {
       this.setStatus(session, event.status, event.retries);
       this.enqueue(session, () => this.saveStatus(session, event));
       return;
     }
-    const name = DOMAIN_EVENTS[event.type];
-    this.enqueue(session, () =>
-      this.infra.bus.emit(name, session.companyId, { connectionId: session.connectionId, companyId: session.companyId, ...event }),
-    );
+    const { connectionId, companyId } = session;
+    const storable = storableEvent(event);
+    const publish = (entryId?: number) =>
+      this.infra.bus.emit(DOMAIN_EVENTS[storable.type], companyId, { connectionId, companyId, ...storable, ...(entryId !== undefined && { entryId }) });
+    if (!isJournaled(storable)) {
+      this.enqueue(session, () => publish());
+      return;
+    }
+    const journaled = this.journal.append(connectionId, companyId, storable);
+    // Published in the order the driver emitted, each once its entry is committed.
+    this.enqueue(session, async () => publish(await journaled));
+    await journaled;
   }
 
   private enqueue(session: Session, task: () => Promise<void>): void {

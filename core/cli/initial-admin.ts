@@ -1,11 +1,6 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-
-export interface CreatedAdmin {
-  email: string;
-  password: string;
-  generated: boolean;
-}
+import type { InitialAdmin } from '../boot.js';
 
 export const INITIAL_ADMIN_FILE = 'data/initial-admin.txt';
 
@@ -13,7 +8,7 @@ export const INITIAL_ADMIN_FILE = 'data/initial-admin.txt';
  * Tells how to sign in as the super admin just created. A generated password is shown once and
  * kept in data/initial-admin.txt, readable by the owner only; a configured one is never echoed.
  */
-export function reportInitialAdmin(admin: CreatedAdmin, dir: string, print: (line: string) => void): void {
+export function reportInitialAdmin(admin: InitialAdmin, dir: string, print: (line: string) => void): void {
   if (!admin.generated) {
     print(`super admin created: ${admin.email}; sign in with the password you set`);
     return;

@@ -80,8 +80,13 @@ export const configEntries = {
   },
   trustProxy: {
     env: ['ATENDE_TRUST_PROXY'],
-    doc: 'Trust X-Forwarded-* headers (set when behind nginx)',
-    schema: z.preprocess((v) => (typeof v === 'string' ? v === 'true' || v === '1' : v), z.boolean().default(false)),
+    doc: 'Reverse proxies in front of the server whose X-Forwarded-* headers are trusted (true = 1, false = 0)',
+    // A hop count, not a yes/no: the client address is the Nth X-Forwarded-For entry from the right,
+    // since every entry left of the proxies' own is whatever the client chose to send.
+    schema: z.preprocess(
+      (v) => (v === true || v === 'true' ? 1 : v === false || v === 'false' ? 0 : v),
+      z.coerce.number().int().min(0).max(10).default(0),
+    ),
   },
   demo: {
     env: ['ATENDE_DEMO'],

@@ -4,6 +4,7 @@ import knexPkg, { type Knex } from 'knex';
 import objection from 'objection';
 import type { Config } from '../config/config.schema.js';
 import type { Logger } from '../logger.js';
+import { SqliteClient } from './sqlite-client.js';
 
 // knex 3 has no ESM exports map: the named export must come from the default import.
 const { knex } = knexPkg;
@@ -12,7 +13,8 @@ const { knexSnakeCaseMappers } = objection;
 export type Database = Knex;
 
 /**
- * Knex on SQLite (WAL, foreign keys, busy timeout) or PostgreSQL. Columns are snake_case in the
+ * Knex on SQLite (WAL, foreign keys, busy timeout, transactions that take the write lock at
+ * BEGIN, so CLI commands work beside a running server) or PostgreSQL. Columns are snake_case in the
  * database and camelCase in code; the mappers translate both ways.
  */
 export function createDatabase(database: Config['database'], logger?: Logger): Database {
@@ -35,7 +37,7 @@ export function createDatabase(database: Config['database'], logger?: Logger): D
   }
   if (database.filename !== ':memory:') mkdirSync(path.dirname(database.filename), { recursive: true });
   return knex({
-    client: 'better-sqlite3',
+    client: SqliteClient,
     connection: { filename: database.filename },
     useNullAsDefault: true,
     log,

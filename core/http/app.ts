@@ -56,8 +56,20 @@ const coreRoutes: ((c: Container) => AppRouter)[] = [
  * parsing for /api, the API routers (core, then plugins), a JSON 404 for unknown /api paths,
  * and the web app for everything else.
  */
-export function createHttpApp(c: Container, extraRouters: AppRouter[] = []): Koa<AppState> {
-  const app = new Koa<AppState>({ proxy: c.config.trustProxy });
+export interface HttpApp {
+  app: Koa<AppState>;
+  /** Every API route (method and full path): what the route-walking tests cover. */
+  routes: ApiRoute[];
+}
+
+export interface ApiRoute {
+  method: string;
+  path: string;
+}
+
+export function createHttpApp(c: Container, extraRouters: AppRouter[] = []): HttpApp {
+  // ctx.ip: the entry `trustProxy` hops from the right of X-Forwarded-For (Koa keeps the last maxIpsCount).
+  const app = new Koa<AppState>({ proxy: c.config.trustProxy > 0, maxIpsCount: c.config.trustProxy });
   app.use(errorMiddleware());
   app.use(requestLogMiddleware(c.log.child({ part: 'http' })));
   app.use(securityHeadersMiddleware());
@@ -89,5 +101,8 @@ export function createHttpApp(c: Container, extraRouters: AppRouter[] = []): Koa
     await next();
   });
   app.use(webAppMiddleware());
-  return app;
+  const routes = api.stack.flatMap((layer) =>
+    layer.methods.filter((method) => method !== 'HEAD').map((method) => ({ method, path: String(layer.path) })),
+  );
+  return { app, routes };
 }

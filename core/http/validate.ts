@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { NotFoundError, ValidationError } from '../errors.js';
+import { withoutNul } from '../db/without-nul.js';
 
 /**
  * Parses request input with a zod schema. Unknown fields are dropped (zod objects strip them);
- * the first problem becomes a 400 with the field name in front of its message.
+ * the first problem becomes a 400 with the field name in front of its message. NUL characters are
+ * removed from every text first (PostgreSQL cannot store them; see core/db/without-nul.ts).
  */
 export function validate<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
-  const result = schema.safeParse(input ?? {});
+  const result = schema.safeParse(withoutNul(input ?? {}));
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const field = issue.path.join('.');
@@ -15,10 +17,19 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown): z.infe
   });
 }
 
-/** A positive integer id from a route parameter. */
-export const idParam = z.coerce.number().int().positive();
+/** The largest id the database holds (integer columns are 32-bit signed on PostgreSQL). */
+export const MAX_ID = 2_147_483_647;
 
-/** The id in a route parameter; anything but a positive integer names nothing: 404 with the resource's code. */
+/** An id in a JSON body: a positive integer the database can hold. */
+export const id = z.number({ error: 'Must be a number' }).int('Must be a whole number').positive('Must be a positive id').max(MAX_ID, 'No such id');
+
+/** An id that may arrive as text (route and query parameters, multipart fields). */
+export const idParam = z.coerce.number({ error: 'Must be a number' }).pipe(id);
+
+/**
+ * The id in a route parameter; anything but a positive integer the database can hold names
+ * nothing: 404 with the resource's code, as a missing record answers.
+ */
 export function routeId(raw: string | undefined, notFoundCode: string): number {
   const parsed = idParam.safeParse(raw);
   if (!parsed.success) throw new NotFoundError(notFoundCode);

@@ -75,6 +75,11 @@ export class RealtimeHub {
     });
   }
 
+  /** The join frame types that have a policy (for tests that try every one). */
+  get joinTypes(): string[] {
+    return [...this.policies.keys()];
+  }
+
   /** Sockets connected now (for tests, status and benchmarks). */
   get size(): number {
     return this.clients.size;

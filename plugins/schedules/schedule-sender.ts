@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { isPostgres } from '../../core/db/database.js';
-import { AppError, NotFoundError } from '../../core/errors.js';
+import { AppError } from '../../core/errors.js';
 import { Contact } from '../../core/modules/contacts/contact.model.js';
 import type { OutgoingMessage } from '../../core/modules/messages/outbound.service.js';
 import { outgoingMediaKind } from '../../core/modules/messages/outgoing-media.js';
@@ -48,7 +48,8 @@ export class ScheduleSender {
           const ticket = await this.app.services.tickets.ticketForOutgoing(trx, companyId, schedule.contactId, schedule.userId);
           const message: OutgoingMessage = { companyId, ticketId: ticket.id, body: await this.render(trx, schedule, ticket.id), userId: schedule.userId };
           if (schedule.mediaPath) {
-            copy = await media.save(companyId, schedule.mediaName ?? schedule.mediaPath, await this.readMedia(schedule));
+            const original = await media.open(companyId, schedule.mediaPath);
+            copy = (await media.save(companyId, schedule.mediaName ?? schedule.mediaPath, original.stream)).name;
             const { mime, type } = outgoingMediaKind(schedule.mediaName ?? schedule.mediaPath);
             message.media = { path: copy, name: schedule.mediaName ?? schedule.mediaPath, mime, type };
           }
@@ -57,12 +58,15 @@ export class ScheduleSender {
           return { ticketId: ticket.id };
         } catch (err) {
           if (!(err instanceof AppError && REFUSALS.has(err.code))) throw err;
+          if (copy) await media.remove(companyId, copy);
+          copy = undefined;
           this.app.log.info({ scheduleId, error: err.code }, 'scheduled message not sent');
           await Schedule.query(trx).findById(schedule.id).patch({ status: 'ERRO', error: err.code });
           return { ticketId: null };
         }
       });
     } catch (err) {
+      // The failed write leaves no message to own the copy.
       if (copy) await media.remove(companyId, copy).catch(() => undefined);
       throw err;
     }
@@ -133,15 +137,6 @@ export class ScheduleSender {
       this.app.services.settings.get(schedule.companyId, 'timezone', trx),
     ]);
     return renderTemplate(schedule.body, { name: contact?.name ?? '', timeZone, ticketId });
-  }
-
-  private async readMedia(schedule: Schedule): Promise<Buffer> {
-    try {
-      return await this.app.media.read(schedule.companyId, schedule.mediaPath!);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new NotFoundError('ERR_NO_MEDIA_FOUND');
-      throw err;
-    }
   }
 
   private async announce(companyId: number, id: number): Promise<void> {

@@ -41,7 +41,7 @@ export function schedulesRoutes(router: AppRouter, app: PluginApp): void {
 
   router.post('/schedules/:id/media-upload', multipartBody(), async (ctx) => {
     const id = routeId(ctx.params.id, NOT_FOUND);
-    ctx.body = await schedules.attach(ctx.state.user, id, await takeUpload(ctx));
+    ctx.body = await schedules.attach(ctx.state.user, id, takeUpload(ctx));
   });
 
   router.delete('/schedules/:id/media-upload', async (ctx) => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam, pageNumberQuery } from '../../core/http/validate.js';
+import { id, idParam, pageNumberQuery } from '../../core/http/validate.js';
 import { required } from '../../core/modules/users/users.schema.js';
 import { zonedInstant } from '../../core/time/zoned-time.js';
 
@@ -13,8 +13,12 @@ const LOCAL_TIME = /^(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}(:\d{2})?$/;
 /** An instant: ISO 8601 with Z or an offset. */
 const INSTANT = /^(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
-/** `YYYY-MM-DD` naming a day that exists (no 31 February). */
+/**
+ * `YYYY-MM-DD` naming a day that exists (no 31 February). Zod runs every check of a field even
+ * after its format check failed, so anything else must answer false here, never throw.
+ */
 function isDay(day: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return false;
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];
   return new Date(Date.UTC(y, m - 1, d)).toISOString().slice(0, 10) === day;
 }
@@ -27,7 +31,7 @@ const body = z
   .min(5, 'Mensagem muito curta')
   .max(4096, 'Too Long!');
 
-const contactId = z.number({ error: required('Obrigatório') }).int().positive();
+const contactId = z.number({ error: required('Obrigatório') }).pipe(id);
 
 /** Either form; turned into an instant by sendAtInstant with the company's time zone. */
 const sendAt = z

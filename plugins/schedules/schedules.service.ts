@@ -5,6 +5,7 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '.
 import type { UploadedFile } from '../../core/modules/media/media-upload.js';
 import { Contact } from '../../core/modules/contacts/contact.model.js';
 import type { PluginApp } from '../../core/plugins/define-plugin.js';
+import { displayFileName } from '../../core/storage/media-storage.js';
 import { nextDay, zonedDayStart } from '../../core/time/zoned-time.js';
 import { SCHEDULES_SEND_JOB } from './schedule-sender.js';
 import { isEditable, loadScheduleView, publishSchedule, toScheduleView, withScheduleGraph, type ScheduleView } from './schedule-view.js';
@@ -153,11 +154,11 @@ export class SchedulesService {
     const companyId = actor.companyId;
     // Checked before the file is written, and again with the row locked.
     await this.app.db.transaction((trx) => this.editable(trx, actor, id));
-    const stored = await this.app.media.save(companyId, file.name, file.data);
+    const stored = await this.app.media.save(companyId, file.name, file);
     try {
-      return await this.replaceMedia(actor, id, { mediaPath: stored, mediaName: file.name });
+      return await this.replaceMedia(actor, id, { mediaPath: stored.name, mediaName: displayFileName(file.name) });
     } catch (err) {
-      await this.discard(companyId, stored);
+      await this.discard(companyId, stored.name);
       throw err;
     }
   }

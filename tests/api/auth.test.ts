@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scryptSync, randomBytes } from 'node:crypto';
+import { SignJWT, decodeJwt } from 'jose';
 import WebSocket from 'ws';
 import { SUPER_EMAIL, SUPER_PASSWORD, startTestServer, type TestServer } from '../helpers/server.js';
 import { Company } from '../../core/modules/companies/company.model.js';
@@ -63,7 +65,7 @@ function openSocket(token: string) {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ trustProxy: true });
+  server = await startTestServer({ trustProxy: 1 });
 });
 afterAll(async () => {
   await server?.close();
@@ -85,7 +87,7 @@ describe('POST /api/auth/login', () => {
       companyId: company.id,
       allTicket: 'disabled',
       whatsappId: null,
-      online: true,
+      online: false,
       queues: [],
       company: {
         id: company.id,
@@ -110,7 +112,7 @@ describe('POST /api/auth/login', () => {
     const { email } = await tenant('No Secrets');
     const res = await login(email, PASSWORD);
     const text = JSON.stringify(res.body);
-    for (const secret of ['passwordHash', 'tokenVersion', 'refreshTokenId', 'scrypt$']) expect(text).not.toContain(secret);
+    for (const secret of ['passwordHash', 'tokenVersion', 'refreshTokenId', 'scrypt$', '$argon2']) expect(text).not.toContain(secret);
   });
 
   it('matches the e-mail regardless of case and spaces', async () => {
@@ -227,6 +229,19 @@ describe('login rate limiting', () => {
     expect((await login(email, PASSWORD, address())).status).toBe(200);
   });
 
+  it('with one trusted proxy, rotating the leftmost X-Forwarded-For entry does not escape the address limit', async () => {
+    const { email } = await tenant('Spoofed Address');
+    // The proxy appends the address it saw; what the client wrote before it is not trusted.
+    const proxied = address()['X-Forwarded-For'];
+    const statuses: number[] = [];
+    for (let i = 0; i < 25; i += 1) {
+      const headers = { 'X-Forwarded-For': `198.51.100.${i + 1}, ${proxied}` };
+      statuses.push((await login(`rotating${i}@nowhere.test`, 'wrong-password', headers)).status);
+    }
+    expect(statuses).toEqual([...Array<number>(20).fill(401), ...Array<number>(5).fill(429)]);
+    expect((await login(email, PASSWORD, { 'X-Forwarded-For': `198.51.100.99, ${proxied}` })).status).toBe(429);
+  });
+
   it('the limits hold for a window and then reset', () => {
     let now = 1_000_000;
     const limiter = new LoginRateLimiter({ maxPerEmail: 2, maxPerAddress: 3, windowMs: 60_000 }, () => now);
@@ -257,6 +272,27 @@ describe('GET /api/auth/me and authentication', () => {
     ['a malformed token', 'not-a-jwt'],
     ['a token signed with another secret', 'eyJhbGciOiJIUzI1NiJ9.eyJpZCI6MSwiY29tcGFueUlkIjoxLCJ0b2tlblZlcnNpb24iOjF9.c2lnbmF0dXJl'],
   ])('%s is 401 ERR_SESSION_EXPIRED', async (_name, token) => {
+    const res = await server.call('GET', '/api/auth/me', { token });
+    expect(res.status).toBe(401);
+    expect(res.body.error).toBe('ERR_SESSION_EXPIRED');
+  });
+
+  it.each([
+    ['without exp', { companyId: true, tokenVersion: true, exp: false }],
+    ['without companyId', { companyId: false, tokenVersion: true, exp: true }],
+    ['without tokenVersion', { companyId: true, tokenVersion: false, exp: true }],
+  ])('a token signed with the real secret but %s is 401 ERR_SESSION_EXPIRED', async (name, has) => {
+    const { company, admin, email } = await tenant(`Forged ${name}`);
+    await server.login(email, PASSWORD);
+    const { tokenVersion } = await User.query(server.atende.container.db).findById(admin.id).throwIfNotFound();
+    const jwt = new SignJWT({
+      id: admin.id,
+      profile: 'admin',
+      ...(has.companyId && { companyId: company.id }),
+      ...(has.tokenVersion && { tokenVersion }),
+    }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt();
+    if (has.exp) jwt.setExpirationTime('10m');
+    const token = await jwt.sign(new TextEncoder().encode(server.config.jwtSecret));
     const res = await server.call('GET', '/api/auth/me', { token });
     expect(res.status).toBe(401);
     expect(res.body.error).toBe('ERR_SESSION_EXPIRED');
@@ -399,5 +435,55 @@ describe('single session', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(socket.frames.filter((f) => f.channel.endsWith('-auth'))).toEqual([]);
     socket.ws.close();
+  });
+});
+
+describe('concurrent logins', () => {
+  it('10 logins of one user at the same moment all answer 200; the last issued is the session, the others and the old socket are told', async () => {
+    const { company, email, admin } = await tenant('Parallel Logins Co');
+    const before = await server.login(email, PASSWORD);
+    const socket = openSocket(before.token);
+    await socket.opened;
+
+    const answers = await Promise.all(Array.from({ length: 10 }, () => login(email, PASSWORD)));
+    expect(answers.map((res) => res.status)).toEqual(Array<number>(10).fill(200));
+    const versions = answers.map((res) => decodeJwt(res.body.token as string).tokenVersion as number);
+    expect(new Set(versions).size).toBe(10);
+    const last = answers[versions.indexOf(Math.max(...versions))]!;
+
+    for (const res of answers) {
+      const me = await server.call('GET', '/api/auth/me', { token: res.body.token });
+      const refreshed = await server.call('POST', '/api/auth/refresh_token', { cookie: refreshCookie(res).split(';')[0] });
+      const expected = res === last ? 200 : 401;
+      expect([me.status, refreshed.status]).toEqual([expected, expected]);
+    }
+    expect((await socket.closed).code).toBe(4001);
+    expect(socket.frames).toContainEqual({ channel: `company-${company.id}-auth`, data: { action: 'login', user: { id: admin.id } } });
+  });
+});
+
+describe('password hashes', () => {
+  it('passwords are stored as Argon2id with OWASP parameters (19 MiB, 2 passes, 1 lane)', async () => {
+    const { admin } = await tenant('Argon Co');
+    const { passwordHash } = await User.query(server.atende.container.db).findById(admin.id).throwIfNotFound();
+    expect(passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$[\w+/]+\$[\w+/]+$/);
+  });
+
+  it('an old scrypt hash still logs in and is rewritten as Argon2id; the password keeps working', async () => {
+    const { admin, email } = await tenant('Scrypt Co');
+    // The first format: scrypt N=2^15, r=8, p=1, 32-byte key, as scrypt$N$r$p$salt$hash (base64url).
+    const salt = randomBytes(16);
+    const key = scryptSync(PASSWORD, salt, 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+    const scryptHash = ['scrypt', 2 ** 15, 8, 1, salt.toString('base64url'), key.toString('base64url')].join('$');
+    await server.atende.container.db('users').where({ id: admin.id }).update({ passwordHash: scryptHash });
+
+    expect((await login(email, 'wrong-password', address())).status).toBe(401);
+    const stillOld = await User.query(server.atende.container.db).findById(admin.id).throwIfNotFound();
+    expect(stillOld.passwordHash).toBe(scryptHash);
+
+    expect((await login(email, PASSWORD)).status).toBe(200);
+    const rewritten = await User.query(server.atende.container.db).findById(admin.id).throwIfNotFound();
+    expect(rewritten.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect((await login(email, PASSWORD)).status).toBe(200);
   });
 });

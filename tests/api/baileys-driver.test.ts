@@ -55,7 +55,7 @@ async function newDriver(name: string, options: Partial<BaileysDriverOptions>) {
   const log = pino({ level: 'debug' }, { write: (line: string) => lines.push(JSON.parse(line) as LogLine) });
   const events: DriverEvent[] = [];
   // The driver itself (the provider's factory wraps it to import Baileys on first use): tests reach its socket.
-  const context = { connectionId, companyId, media: new DiskMediaStorage(mediaDir), log, emit: (e: DriverEvent) => events.push(e) };
+  const context = { connectionId, companyId, media: new DiskMediaStorage(mediaDir), log, emit: async (e: DriverEvent) => void events.push(e) };
   const driver = new BaileysDriver(db, log, context, { ...DEFAULT_BAILEYS_OPTIONS, ...options });
   const statuses = () => events.filter((e) => e.type === 'status');
   return { connectionId, driver, events, statuses, lines };
@@ -138,7 +138,7 @@ describe('Baileys driver without network', () => {
       const log = pino({ level: 'debug' }, { write: (line) => { if (line.includes('reconnect scheduled')) retries += 1; } });
       // A long wait: a retry timer left behind would hold the process for seconds.
       const options = { backoff: { baseMs: 5000, maxMs: 5000 }, socket: { waWebSocketUrl: url, version: [2, 3000, 1] } };
-      const driver = createBaileysDriverFactory({ db, log, options })({ connectionId: whatsappId, companyId, media: {}, log, emit: () => {} });
+      const driver = createBaileysDriverFactory({ db, log, options })({ connectionId: whatsappId, companyId, media: {}, log, emit: async () => {} });
       await driver.start();
       while (retries < 1) await new Promise((resolve) => setTimeout(resolve, 10));
       await driver.stop();

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createConnection, createMember, createQueue, createTenant, customerWrites, eventually, type InboxTenant, type Member } from '../helpers/inbox.js';
+import { openSocket } from '../helpers/socket.js';
 
 /**
  * The admin dashboard (spec Dashboard, §7 /dashboard): figures of the caller's company only, from
@@ -79,8 +80,7 @@ beforeAll(async () => {
   carla = await createMember(server, alfa, 'carla');
   otherAgent = await createMember(server, other, 'zeca');
 
-  // Signing in marks a user online: ana stays so, the rest went offline.
-  await db()('users').whereIn('companyId', [alfa.companyId, other.companyId]).update({ online: false });
+  // Online follows open sockets and this fixture opens none: ana is marked online by hand.
   await db()('users').where({ id: ana.id }).update({ online: true });
 
   const A = alfa.companyId;
@@ -253,6 +253,23 @@ describe('GET /api/dashboard/ticketsDay', () => {
     }
   });
 
+  it('an hour bar is the company clock: a conversation begun at 23:04Z is at 20h in America/Sao_Paulo, at 08h of the next day in Asia/Tokyo', async () => {
+    await insertAttendance(alfa.companyId, { createdAt: '2024-05-20T23:04:00.000Z', finishedAt: '2024-05-20T23:30:00.000Z' });
+    const hourOf = async (day: string) => {
+      const res = await get(alfa.admin.token, `/api/dashboard/ticketsDay?initialDate=${day}&finalDate=${day}`);
+      expect(res.status).toBe(200);
+      return (res.body.data as { horario: string; total: number }[]).filter((bar) => bar.total > 0).map((bar) => bar.horario);
+    };
+    expect(await hourOf('2024-05-20')).toEqual(['20']);
+    await server.call('PUT', '/api/settings/timezone', { token: alfa.admin.token, body: { value: 'Asia/Tokyo' } });
+    try {
+      expect(await hourOf('2024-05-20')).toEqual([]);
+      expect(await hourOf('2024-05-21')).toEqual(['08']);
+    } finally {
+      await server.call('PUT', '/api/settings/timezone', { token: alfa.admin.token, body: { value: 'America/Sao_Paulo' } });
+    }
+  });
+
   it("missing or invalid dates: 400 'Obrigatório'; a reversed or too long range: 400", async () => {
     for (const path of ['/api/dashboard/ticketsDay', '/api/dashboard/ticketsUsers']) {
       const missing = await get(alfa.admin.token, `${path}?initialDate=2024-03-10`);
@@ -299,5 +316,25 @@ describe('through the real flow', () => {
     expect(res.status).toBe(200);
     expect(res.body.counters).toMatchObject({ supportHappening: 0, supportPending: 0, supportFinished: 1, leads: 1 });
     expect(res.body.attendants.find((a: { id: number }) => a.id === agent.id)).toMatchObject({ name: 'agente', tickets: 1, rating: null, ratings: 0 });
+  });
+});
+
+describe('online', () => {
+  it('online means a live socket: REST calls alone leave a user offline, a socket makes them online until it closes', async () => {
+    const company = await createTenant(server, 'Presenca');
+    const agent = await createMember(server, company, 'agente');
+    const online = async () => {
+      const res = await get(company.admin.token, '/api/dashboard?days=1');
+      return res.body.attendants.find((a: { id: number }) => a.id === agent.id)?.online;
+    };
+    for (const path of ['/api/auth/me', '/api/tickets', `/api/users/${agent.id}`]) {
+      expect((await get(agent.token, path)).status, path).toBe(200);
+    }
+    expect(await online()).toBe(false);
+
+    const socket = await openSocket(server.url, agent.token);
+    await expect.poll(online).toBe(true);
+    await socket.close();
+    await expect.poll(online).toBe(false);
   });
 });

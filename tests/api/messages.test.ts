@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { openSocket, type TestSocket } from '../helpers/socket.js';
 import { createConnection, createMember, createQueue, createTenant, eventually, outbox, type InboxTenant, type Member } from '../helpers/inbox.js';
+import { sha256 } from '../helpers/media.js';
 import { Events } from '../../core/events/event-bus.js';
+import { webmOpusToOgg } from '../../core/modules/media/webm-to-ogg.js';
 
 let server: TestServer;
 let a: InboxTenant;
@@ -66,10 +70,13 @@ async function send(token: string, ticketId: number, body: Record<string, unknow
   return server.call('POST', `/api/messages/${ticketId}`, { token, body });
 }
 
-async function sendFiles(token: string, ticketId: number, files: { name: string; data: string; type?: string }[], fields: Record<string, string> = {}) {
+async function sendFiles(token: string, ticketId: number, files: { name: string; data: string | Buffer; type?: string }[], fields: Record<string, string> = {}) {
   const form = new FormData();
   for (const [key, value] of Object.entries(fields)) form.set(key, value);
-  for (const file of files) form.append('medias', new Blob([file.data], { type: file.type ?? 'application/octet-stream' }), file.name);
+  for (const file of files) {
+    const bytes = typeof file.data === 'string' ? file.data : new Uint8Array(file.data);
+    form.append('medias', new Blob([bytes], { type: file.type ?? 'application/octet-stream' }), file.name);
+  }
   const res = await fetch(`${server.url}/api/messages/${ticketId}`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
   return { status: res.status, body: (await res.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any -- test assertions read any shape
 }
@@ -87,6 +94,14 @@ async function delivered(wid: string, connectionId = phone) {
 function appMessage(companyId: number, match: (data: { action: string; message: Record<string, any> }) => boolean) { // eslint-disable-line @typescript-eslint/no-explicit-any -- frames are read as any
   return (frame: Record<string, unknown>) =>
     frame.channel === `company-${companyId}-appMessage` && match(frame.data as { action: string; message: Record<string, unknown> });
+}
+
+/** A ticket update frame showing `lastMessage` as the ticket's preview. */
+function ticketUpdate(companyId: number, ticketId: number, lastMessage: string) {
+  return (frame: Record<string, unknown>) => {
+    const data = frame.data as { action?: string; ticket?: { id: number; lastMessage: string } };
+    return frame.channel === `company-${companyId}-ticket` && data.action === 'update' && data.ticket?.id === ticketId && data.ticket.lastMessage === lastMessage;
+  };
 }
 
 beforeAll(async () => {
@@ -165,6 +180,7 @@ describe('sending on a ticket', () => {
     const file = await fetch(server.url + photo.mediaUrl, { headers: { Authorization: `Bearer ${agent.token}` } });
     expect(await file.text()).toBe('jpeg-bytes');
 
+    // Not WebM/Opus, so not rewrapped: it goes as recorded.
     const voice = await sendFiles(agent.token, ticketId, [{ name: 'audio.webm', data: 'webm-voice', type: 'audio/webm' }], { ptt: 'true' });
     expect(voice.status, JSON.stringify(voice.body)).toBe(201);
     expect(voice.body.messages[0]).toMatchObject({ mediaType: 'audio', mediaMime: 'audio/webm' });
@@ -172,6 +188,23 @@ describe('sending on a ticket', () => {
 
     const refused = await sendFiles(agent.token, ticketId, [{ name: 'virus.exe', data: 'MZ' }]);
     expect(refused.status).toBe(415);
+  });
+
+  it("the composer's WebM/Opus recording reaches the phone as an Ogg/Opus voice note, the same audio rewrapped", async () => {
+    const { ticketId } = await insertTicket(a);
+    const recording = readFileSync(path.resolve('tests/fixtures/media/voice-note.webm'));
+    const voice = await sendFiles(agent.token, ticketId, [{ name: 'audio-20261125093000.webm', data: recording, type: 'audio/webm' }], { ptt: 'true' });
+    expect(voice.status, JSON.stringify(voice.body)).toBe(201);
+    const [note] = voice.body.messages;
+    expect(note).toMatchObject({ mediaType: 'audio', mediaName: 'audio-20261125093000.ogg', mediaMime: 'audio/ogg; codecs=opus' });
+    const ogg = webmOpusToOgg(recording);
+    expect((await delivered(note.wid)).sent.media).toEqual({
+      fileName: 'audio-20261125093000.ogg',
+      mimeType: 'audio/ogg; codecs=opus',
+      size: ogg.length,
+      sha256: sha256(ogg),
+      ptt: true,
+    });
   });
 
   it("a quick reply's attachment is sent as a copy of its own; another user's private reply is not found", async () => {
@@ -326,6 +359,44 @@ describe('deleting and editing what was sent', () => {
     expect(box.operations).toContainEqual(expect.objectContaining({ type: 'edit', ids: [message.wid], body: 'Preço: R$ 12' }));
     expect((await db()('tickets').where({ id: ticketId }).first()).lastMessage).toBe('Preço: R$ 12');
     await socket.next(appMessage(a.companyId, (d) => d.action === 'update' && d.message.id === message.id && d.message.isEdited === true));
+  });
+
+  it("deleting the ticket's last message: its preview becomes the newest message still shown, live, and the ticket keeps its place", async () => {
+    const { ticketId, contactId } = await insertTicket(a);
+    await insertInbound(a, ticketId, contactId, 'Tem em azul?', new Date(Date.now() - 60_000));
+    const [message] = (await send(agent.token, ticketId, { body: '*Ana*:\nTemos sim' })).body.messages;
+    await delivered(message.wid);
+    const before = await db()('tickets').where({ id: ticketId }).first();
+    expect(before.lastMessage).toBe('*Ana*:\nTemos sim');
+
+    expect((await server.call('DELETE', `/api/messages/${message.id}`, { token: agent.token })).status).toBe(200);
+    const after = await db()('tickets').where({ id: ticketId }).first();
+    expect(after).toMatchObject({ lastMessage: 'Tem em azul?', updatedAt: before.updatedAt });
+    expect(Boolean(after.fromMe)).toBe(false);
+    await socket.next(ticketUpdate(a.companyId, ticketId, 'Tem em azul?'));
+    expect((await server.call('GET', `/api/tickets/${ticketId}`, { token: agent.token })).body.lastMessage).toBe('Tem em azul?');
+  });
+
+  it('an edit of the newest message still shown changes the preview live; deleting every message empties it', async () => {
+    const { ticketId, contactId } = await insertTicket(a);
+    const inbound = await insertInbound(a, ticketId, contactId, 'Oi', new Date(Date.now() - 120_000));
+    const [first] = (await send(agent.token, ticketId, { body: 'Primeira' })).body.messages;
+    const [second] = (await send(agent.token, ticketId, { body: 'Segunda' })).body.messages;
+    await delivered(first.wid);
+    await delivered(second.wid);
+    await server.call('DELETE', `/api/messages/${second.id}`, { token: agent.token });
+    await socket.next(ticketUpdate(a.companyId, ticketId, 'Primeira'));
+
+    const edited = await server.call('PUT', `/api/messages/${first.id}`, { token: agent.token, body: { body: 'Primeira, corrigida' } });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    await socket.next(ticketUpdate(a.companyId, ticketId, 'Primeira, corrigida'));
+
+    await server.call('DELETE', `/api/messages/${first.id}`, { token: agent.token });
+    await socket.next(ticketUpdate(a.companyId, ticketId, 'Oi'));
+    // The customer deletes theirs on the phone: nothing is left to show.
+    await server.atende.container.bus.emit(Events.messageRevoked, a.companyId, { connectionId: phone, companyId: a.companyId, id: inbound.wid });
+    await socket.next(ticketUpdate(a.companyId, ticketId, ''));
+    expect((await db()('tickets').where({ id: ticketId }).first()).lastMessage).toBe('');
   });
 
   it('what the provider reports of a message (revoked, edited) reaches the message; an unknown id is ignored', async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeMedia } from '../helpers/media.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { openSocket, quietFor, type TestSocket } from '../helpers/socket.js';
 import { createConnection, createMember, createQueue, createTenant, customerWrites, eventually, outbox, type InboxTenant } from '../helpers/inbox.js';
@@ -69,7 +70,7 @@ type AppMessageFrame = { action: string; message: { id: number; body: string; qu
 
 function appMessage(socket: TestSocket, companyId: number, body: string): Promise<AppMessageFrame> {
   return socket
-    .next((f) => f.channel === `company-${companyId}-appMessage` && (f.data as AppMessageFrame).message.body === body, 5000)
+    .next((f) => f.channel === `company-${companyId}-appMessage` && (f.data as AppMessageFrame).message.body === body)
     .then((f) => f.data as AppMessageFrame);
 }
 
@@ -132,7 +133,7 @@ describe('storing inbound messages', () => {
     await driverMessage(connectionId, acme.companyId, { id, chatId: number, from: { number, name: 'Foto' }, body: 'olha', mediaType: 'image' });
     const stored = await eventually(async () => Message.query(db()).findOne({ companyId: acme.companyId, wid: id }));
     expect(stored.mediaPath).toBeNull();
-    const path = await server.atende.container.media.save(acme.companyId, 'foto.jpg', Buffer.from('jpeg'));
+    const path = await storeMedia(server, acme.companyId, 'foto.jpg', 'jpeg');
     await driverMessage(connectionId, acme.companyId, {
       id,
       chatId: number,

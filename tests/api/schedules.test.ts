@@ -6,6 +6,7 @@ import { Plan } from '../../core/modules/plans/plan.model.js';
 import { Schedule } from '../../plugins/schedules/schedule.model.js';
 import { SCHEDULES_SEND_JOB, SCHEDULES_SWEEP_JOB } from '../../plugins/schedules/schedule-sender.js';
 import { createConnection, createMember, createTenant, eventually, outbox, PASSWORD, type InboxTenant, type Member } from '../helpers/inbox.js';
+import { storedBytes } from '../helpers/media.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { openSocket, type TestSocket } from '../helpers/socket.js';
 
@@ -333,7 +334,6 @@ describe('media of a schedule', () => {
   it('uploads, replaces and removes the file; deleting the schedule removes it too', async () => {
     const contact = await contactOf(server, t);
     const created = await createSchedule(server, agent.token, { body: 'Segue o boleto', contactId: contact.id, sendAt: inMs(HOUR) });
-    const { media } = server.atende.container;
 
     const first = await upload(agent.token, created.id, 'boleto março.pdf', '%PDF-1 março');
     expect(first.status, JSON.stringify(first.body)).toBe(200);
@@ -346,7 +346,7 @@ describe('media of a schedule', () => {
 
     const second = await upload(agent.token, created.id, 'boleto abril.pdf', '%PDF-1 abril');
     expect(second.body.mediaName).toBe('boleto abril.pdf');
-    await expect(media.read(t.companyId, firstStored)).rejects.toThrow();
+    await expect(storedBytes(server, t.companyId, firstStored)).rejects.toThrow();
     expect((await upload(agent.token, created.id, 'script.exe', 'MZ')).status).toBe(415);
 
     const removed = await server.call('DELETE', `/api/schedules/${created.id}/media-upload`, { token: agent.token });
@@ -358,7 +358,7 @@ describe('media of a schedule', () => {
     const thirdStored = (await row(server, created.id)).mediaPath!;
     expect(third.status).toBe(200);
     expect((await server.call('DELETE', `/api/schedules/${created.id}`, { token: agent.token })).status).toBe(204);
-    await expect(media.read(t.companyId, thirdStored)).rejects.toThrow();
+    await expect(storedBytes(server, t.companyId, thirdStored)).rejects.toThrow();
   });
 });
 
@@ -416,7 +416,7 @@ describe('delivery', () => {
     // The message keeps its own copy: deleting the schedule leaves the ticket's media in place.
     const message = await server.atende.container.db('messages').where({ id: done.messageId }).first();
     expect((await server.call('DELETE', `/api/schedules/${created.id}`, { token: agent.token })).status).toBe(204);
-    expect((await server.atende.container.media.read(t.companyId, message.mediaPath)).toString()).toBe('jpeg bytes');
+    expect((await storedBytes(server, t.companyId, message.mediaPath)).toString()).toBe('jpeg bytes');
   });
 
   it('a company without a connection gets ERRO; editing it makes it wait again', async () => {

@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256, storeMedia } from '../helpers/media.js';
 import { SUPER_EMAIL, SUPER_PASSWORD, startTestServer, type TestServer } from '../helpers/server.js';
 import { Events, type DomainEvent } from '../../core/events/event-bus.js';
 import { Plan } from '../../core/modules/plans/plan.model.js';
@@ -72,7 +73,7 @@ describe('the simulator test API', () => {
     await server?.close();
   });
 
-  it('an inbound message reaches the bus once, as message.received with the connection and company', async () => {
+  it('an inbound message reaches the bus once, as message.received with the connection, company and journal entry', async () => {
     const res = await server.call('POST', `/api/simulator/${id}/inbound`, {
       token: t.adminToken,
       body: { from: '+55 (11) 8765-4321', name: 'Carla', body: 'Oi!', quotedId: 'Q-1' },
@@ -92,7 +93,11 @@ describe('the simulator test API', () => {
     await until(() => (received.some((e) => e.payload.message.id === message.id) ? true : undefined));
     const events = received.filter((e) => e.payload.message.id === message.id);
     expect(events).toHaveLength(1);
-    expect(events[0]).toEqual({ name: 'message.received', companyId: t.companyId, payload: { connectionId: id, companyId: t.companyId, type: 'message', message } });
+    expect(events[0]).toEqual({
+      name: 'message.received',
+      companyId: t.companyId,
+      payload: { connectionId: id, companyId: t.companyId, type: 'message', message, entryId: expect.any(Number) },
+    });
   });
 
   it('a repeated id is delivered again with the same id: a provider replay', async () => {
@@ -156,7 +161,7 @@ describe('the simulator test API', () => {
 
   it('the outbox records media, locations, deletions, edits and reads', async () => {
     const driver = server.atende.container.sessions.driverFor(id);
-    const stored = await server.atende.container.media.save(t.companyId, 'photo.jpg', Buffer.from('jpeg'));
+    const stored = await storeMedia(server, t.companyId, 'photo.jpg', 'jpeg');
     const media = await driver.sendMedia('5511987654321', {
       path: server.atende.container.media.pathOf(t.companyId, stored),
       fileName: 'photo.jpg',
@@ -174,7 +179,7 @@ describe('the simulator test API', () => {
     const res = await server.call('GET', `/api/simulator/${id}/outbox`, { token: t.adminToken });
     expect(res.status).toBe(200);
     expect(res.body.messages).toEqual([
-      expect.objectContaining({ id: media.id, kind: 'media', body: 'Look', deleted: true, media: { fileName: 'photo.jpg', mimeType: 'image/jpeg', size: 4, ptt: false } }),
+      expect.objectContaining({ id: media.id, kind: 'media', body: 'Look', deleted: true, media: { fileName: 'photo.jpg', mimeType: 'image/jpeg', size: 4, sha256: sha256('jpeg'), ptt: false } }),
       expect.objectContaining({ id: place.id, kind: 'location', location: { latitude: -23.5, longitude: -46.6, name: 'Loja' }, editedBody: 'Nova loja' }),
     ]);
     expect(res.body.operations.map((op: { type: string }) => op.type)).toEqual(['edit', 'delete', 'read']);

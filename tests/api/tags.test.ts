@@ -35,15 +35,15 @@ async function tenant(name: string): Promise<Tenant> {
   return { companyId: company.id, admin: { id: admin.id, token: adminToken }, supervisor: await member('supervisor'), agent: await member('user') };
 }
 
-/** Tickets have no routes yet: a contact and a ticket straight into the tables. */
-async function insertTicket(companyId: number): Promise<number> {
+/** A ticket of the tenant's agent (who tags it), straight into the tables with its contact. */
+async function insertTicket({ companyId, agent }: Tenant): Promise<number> {
   const db = server.atende.container.db;
   const now = new Date().toISOString();
   const [contact] = await db('contacts')
     .insert({ companyId, uuid: randomUUID(), name: 'Cliente', number: String(Date.now()) + Math.floor(Math.random() * 1000), createdAt: now, updatedAt: now })
     .returning('id');
   const [ticket] = await db('tickets')
-    .insert({ companyId, uuid: randomUUID(), status: 'open', contactId: contact.id, createdAt: now, updatedAt: now })
+    .insert({ companyId, uuid: randomUUID(), status: 'open', contactId: contact.id, userId: agent.id, createdAt: now, updatedAt: now })
     .returning('id');
   return ticket.id as number;
 }
@@ -153,8 +153,8 @@ describe('tickets and tags', () => {
   it('POST /api/tags/sync replaces a ticket’s tags and the counts follow', async () => {
     const red = await createTag(a.agent.token, { name: 'Vermelho' });
     const blue = await createTag(a.agent.token, { name: 'Azul' });
-    const t1 = await insertTicket(a.companyId);
-    const t2 = await insertTicket(a.companyId);
+    const t1 = await insertTicket(a);
+    const t2 = await insertTicket(a);
 
     const first = await server.call('POST', '/api/tags/sync', { token: a.agent.token, body: { ticketId: t1, tags: [{ id: red.id }, { id: blue.id }, { id: red.id }] } });
     expect(first.status).toBe(200);
@@ -183,8 +183,8 @@ describe('tickets and tags', () => {
   it("sync refuses another company's ticket or tag with 404 and changes nothing", async () => {
     const mine = await createTag(a.agent.token, { name: 'Minha' });
     const theirs = await createTag(b.admin.token, { name: 'Deles' });
-    const myTicket = await insertTicket(a.companyId);
-    const theirTicket = await insertTicket(b.companyId);
+    const myTicket = await insertTicket(a);
+    const theirTicket = await insertTicket(b);
     await server.call('POST', '/api/tags/sync', { token: a.agent.token, body: { ticketId: myTicket, tags: [{ id: mine.id }] } });
 
     const ticket = await server.call('POST', '/api/tags/sync', { token: a.agent.token, body: { ticketId: theirTicket, tags: [{ id: mine.id }] } });
@@ -202,7 +202,7 @@ describe('tickets and tags', () => {
 
   it('deleting a tag (admins only) takes it off every ticket', async () => {
     const tag = await createTag(a.agent.token, { name: 'Temporária' });
-    const ticketId = await insertTicket(a.companyId);
+    const ticketId = await insertTicket(a);
     await server.call('POST', '/api/tags/sync', { token: a.agent.token, body: { ticketId, tags: [{ id: tag.id }] } });
 
     for (const token of [a.agent.token, a.supervisor.token]) {
@@ -250,7 +250,7 @@ describe('live frames', () => {
     expect((await on('create', (d) => d.tag.id === tag.id)).data).toMatchObject({ tag: { name: 'Ao vivo', ticketsCount: 0 } });
     await server.call('PUT', `/api/tags/${tag.id}`, { token: a.admin.token, body: { color: '#123456' } });
     await on('update', (d) => d.tag.id === tag.id && d.tag.color === '#123456');
-    const ticketId = await insertTicket(a.companyId);
+    const ticketId = await insertTicket(a);
     await server.call('POST', '/api/tags/sync', { token: a.agent.token, body: { ticketId, tags: [{ id: tag.id }] } });
     await on('update', (d) => d.tag.id === tag.id && d.tag.ticketsCount === 1);
     await server.call('DELETE', `/api/tags/${tag.id}`, { token: a.admin.token });

@@ -240,7 +240,7 @@ describe('POST /api/users', () => {
     const frame = await until(() => socket.frames.find((f) => f.data?.user?.id === user.id));
     expect(frame).toEqual({ channel: `company-${a.companyId}-user`, data: { action: 'create', user } });
     expect(events).toContainEqual({ name: Events.userCreated, companyId: a.companyId, payload: { user } });
-    expect(outsider.frames.filter((f) => f.channel.endsWith('-user'))).toEqual([]);
+    expect(outsider.frames.filter((f) => f.data?.user?.id === user.id)).toEqual([]);
     socket.ws.close();
     outsider.ws.close();
   });

@@ -2,27 +2,19 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bin, cleanEnv as env, freePort, root, serving } from '../helpers/cli.js';
+import { SqliteDriver } from '../../core/db/sqlite-driver.js';
 
-// The real binary, as installed: bin/atende.js running the build in dist/ (built before the tests run).
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = path.join(root, 'bin/atende.js');
 const version = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
-
-// The parent's configuration must not leak into the commands under test.
-const env = Object.fromEntries(
-  Object.entries(process.env).filter(([key]) => !/^(ATENDE_|DATABASE_URL$|PORT$|REDIS_URL$|LOG_LEVEL$)/.test(key)),
-);
 
 let work: string;
 const running: ResultPromise[] = [];
 
 function atende(args: string[]) {
   // stdin is a pipe, not a terminal: the CLI must never prompt.
-  return execa('node', [bin, ...args], { cwd: work, env, extendEnv: false, reject: false, timeout: 30_000 });
+  return execa('node', [bin, ...args], { cwd: work, env, extendEnv: false, reject: false, timeout: 180_000 });
 }
 
 function spawnServe(args: string[]): ResultPromise<{ reject: false }> {
@@ -31,22 +23,6 @@ function spawnServe(args: string[]): ResultPromise<{ reject: false }> {
   return sub;
 }
 
-/** Resolves with the served URL once the plain `serving <url>` line appears on stdout. */
-function servingUrl(sub: ResultPromise, timeoutMs = 20_000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`no "serving" line within ${timeoutMs} ms:\n${output}`)), timeoutMs);
-    sub.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /^serving (http:\/\/\S+)/m.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-    sub.stdout!.on('end', () => reject(new Error(`serve ended before serving:\n${output}`)));
-  });
-}
 
 async function stopWith(sub: ResultPromise, signal: NodeJS.Signals): Promise<number | undefined> {
   sub.kill(signal);
@@ -55,16 +31,6 @@ async function stopWith(sub: ResultPromise, signal: NodeJS.Signals): Promise<num
   return result.exitCode;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function login(url: string, email: string, password: string): Promise<Response> {
   return fetch(`${url}/api/auth/login`, {
@@ -83,7 +49,7 @@ function mode(file: string): number {
 }
 
 function countRows(dir: string, table: string): number {
-  const db = new Database(path.join(work, dir, 'data/atende.sqlite'), { readonly: true });
+  const db = new SqliteDriver(path.join(work, dir, 'data/atende.sqlite'), { readonly: true });
   try {
     return (db.prepare(`select count(*) as n from ${table}`).get() as { n: number }).n;
   } finally {
@@ -250,7 +216,7 @@ describe('atende add-tenant', () => {
 describe('atende serve', () => {
   it('serves the init admin and the tenant admin, and stops cleanly on SIGTERM', async () => {
     const sub = spawnServe(['--dir', 'main', '--port', String(await freePort())]);
-    const url = await servingUrl(sub);
+    const url = (await serving(sub)).url;
     expect((await (await fetch(`${url}/api/version`)).json()) as unknown).toEqual({ version });
     expect((await login(url, 'a@b.co', 'secret123')).status).toBe(200);
     expect((await login(url, 'admin@acme.co', 'acme-secret')).status).toBe(200);
@@ -259,7 +225,7 @@ describe('atende serve', () => {
 
   it('in a fresh folder creates the super admin with a generated password shown once', async () => {
     const sub = spawnServe(['--dir', 'fresh', '--port', String(await freePort())]);
-    const url = await servingUrl(sub);
+    const url = (await serving(sub)).url;
     const file = path.join(work, 'fresh/data/initial-admin.txt');
     expect(mode(file)).toBe(0o600);
     const password = /^password: (\S+)$/m.exec(readFileSync(file, 'utf8'))?.[1];
@@ -268,6 +234,22 @@ describe('atende serve', () => {
     expect(await stopWith(sub, 'SIGINT')).toBe(0);
     const { stdout } = await sub;
     expect(stdout.match(/password: \S+/g)).toEqual([`password: ${password}`]);
+  });
+
+  it('keeps the generated admin password in its 0600 file before the first request is answered', async () => {
+    const port = await freePort();
+    const sub = spawnServe(['--dir', 'early', '--port', String(port)]);
+    const file = path.join(work, 'early/data/initial-admin.txt');
+    // Asks as early as it can: the first answer must already find the file.
+    let answered = false;
+    while (!answered) {
+      answered = await fetch(`http://127.0.0.1:${port}/api/version`).then((res) => res.ok, () => false);
+      if (!answered) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(existsSync(file)).toBe(true);
+    expect(mode(file)).toBe(0o600);
+    expect(readFileSync(file, 'utf8')).toMatch(/^password: \S+$/m);
+    expect(await stopWith(sub, 'SIGTERM')).toBe(0);
   });
 
   it('on a port in use is one line and a non-zero exit', async () => {
@@ -281,4 +263,45 @@ describe('atende serve', () => {
       blocker.close();
     }
   });
+});
+
+describe('atende add-tenant beside a running server (SQLite)', () => {
+  it('succeeds every time while the server takes API writes', async () => {
+    expect((await atende(['init', '--yes', '--admin-email', 'a@b.co', '--admin-password', 'secret123', '--dir', 'beside'])).exitCode).toBe(0);
+    const sub = spawnServe(['--dir', 'beside', '--port', String(await freePort())]);
+    const url = (await serving(sub)).url;
+    const token = ((await (await login(url, 'a@b.co', 'secret123')).json()) as { token: string }).token;
+    const plan = ((await (await fetch(`${url}/api/plans/list`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { id: number }[])[0]!;
+
+    // Contacts and companies written through the API for as long as the commands run.
+    let writing = true;
+    const statuses: number[] = [];
+    const writer = (async () => {
+      for (let n = 0; writing; n += 1) {
+        const [path, body] =
+          n % 2 === 0
+            ? ['/api/contacts', { name: `Cliente ${n}`, number: `55119${String(n).padStart(8, '0')}` }]
+            : ['/api/companies', { name: `Api ${n}`, email: `api${n}@api.co`, planId: plan.id, password: 'api-secret' }];
+        const res = await fetch(`${url}${path}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+          body: JSON.stringify(body),
+        });
+        statuses.push(res.status);
+      }
+    })();
+
+    const results = [];
+    for (let n = 1; n <= 5; n += 1) {
+      results.push(await atende(['add-tenant', '--dir', 'beside', '--name', `Beside ${n}`, '--email', `beside${n}@acme.co`, '--password', 'beside-secret']));
+    }
+    writing = false;
+    await writer;
+
+    expect(results.map((result) => [result.exitCode, result.stderr])).toEqual(Array.from({ length: 5 }, () => [0, '']));
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(statuses.filter((status) => status !== 201)).toEqual([]);
+    for (let n = 1; n <= 5; n += 1) expect((await login(url, `beside${n}@acme.co`, 'beside-secret')).status).toBe(200);
+    expect(await stopWith(sub, 'SIGTERM')).toBe(0);
+  }, 600_000); // a ceiling for five commands beside a server on a loaded 2-core machine
 });

@@ -1,36 +1,16 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, bin, cleanEnv as env, freePort, serving, until } from '../helpers/cli.js';
 
-// The real binary running the build in dist/ (built before the tests run), against a real `serve`.
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = path.join(root, 'bin/atende.js');
-
-// The parent's configuration must not leak into the commands under test.
-const env = Object.fromEntries(
-  Object.entries(process.env).filter(([key]) => !/^(ATENDE_|DATABASE_URL$|PORT$|REDIS_URL$|LOG_LEVEL$)/.test(key)),
-);
-
+// The real binary (bin, running dist/) against a real `serve`.
 let work: string;
 const running: ResultPromise[] = [];
 
 function atende(args: string[], extraEnv: Record<string, string> = {}) {
   return execa('node', [bin, ...args], { cwd: work, env: { ...env, ...extraEnv }, extendEnv: false, reject: false, timeout: 30_000 });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts `serve` in `dir` and resolves with its output so far once it serves. */
@@ -42,38 +22,10 @@ function serve(dir: string, args: string[], extraEnv: Record<string, string> = {
     reject: false,
   });
   running.push(sub);
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`no "serving" line:\n${output}`)), 20_000);
-    sub.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /^serving (http:\/\/\S+)/m.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ url: match[1]!, output });
-      }
-    });
-  });
+  return serving(sub);
 }
 
-async function api(url: string, method: string, route: string, token?: string, body?: unknown) {
-  const res = await fetch(url + route, {
-    method,
-    headers: { 'Content-Type': 'application/json', ...(token && { Authorization: `Bearer ${token}` }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
 
-async function until<T>(read: () => Promise<T | undefined>, ms = 5000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() - started > ms) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 function lines(text: string): string[] {
   return text.split('\n').filter((line) => line.trim() !== '');
@@ -114,6 +66,7 @@ describe('atende simulate against atende serve --demo', () => {
 
   it('serve --demo prints the demo users once and keeps them in a 0600 file', () => {
     expect(output).toContain('Demo company "Demonstração" created');
+    expect(output).toContain('Write as a customer: npx atende simulate message --connection 1 --from ');
     for (const email of ['admin@demonstracao.local', 'ana@demonstracao.local', 'bruno@demonstracao.local']) expect(output).toMatch(new RegExp(`${email} +password: \\S+`));
     const file = path.join(work, 'main/data/demo-credentials.txt');
     expect(statSync(file).mode & 0o777).toBe(0o600);

@@ -25,15 +25,20 @@ export interface Browser {
 
 /**
  * A fresh chromium profile (its own storage and cookies): one per simulated person. `args` adds
- * chromium flags (e.g. a fake microphone).
+ * chromium flags (e.g. a fake microphone); `timezoneId` puts the browser's clock in another zone;
+ * `colorScheme` is the system's theme (light unless said).
  */
-export async function openBrowser(options: { width?: number; height?: number; args?: string[] } = {}): Promise<Browser> {
+export async function openBrowser(
+  options: { width?: number; height?: number; args?: string[]; timezoneId?: string; colorScheme?: 'light' | 'dark' } = {},
+): Promise<Browser> {
   const dir = mkdtempSync(path.join(tmpdir(), 'atende-chromium-'));
   const context = await chromium.launchPersistentContext(dir, {
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
+    colorScheme: options.colorScheme ?? 'light',
     args: [...ARGS, ...(options.args ?? [])],
+    timezoneId: options.timezoneId,
   });
   const page = context.pages()[0] ?? (await context.newPage());
   page.on('pageerror', (err) => console.error('[browser error]', err.message));

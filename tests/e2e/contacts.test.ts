@@ -147,12 +147,12 @@ describeE2E('contacts page', () => {
       await admin.getByRole('button', { name: 'Adicionar contato' }).click();
       const dialog = admin.getByRole('dialog', { name: 'Adicionar contato' });
       await dialog.getByRole('button', { name: 'Salvar' }).click();
-      await dialog.getByText('Required').first().waitFor();
+      await dialog.getByText('Obrigatório').first().waitFor();
       await dialog.getByLabel('Nome', { exact: true }).fill('Z');
       await dialog.getByLabel('Número do WhatsApp').fill('12 34');
       await dialog.getByLabel('Email').fill('not-an-email');
-      await dialog.getByText('Too Short!').first().waitFor();
-      await dialog.getByText('Invalid email').waitFor();
+      await dialog.getByText('Muito curto!').first().waitFor();
+      await dialog.getByText('Email inválido').waitFor();
       await shot(admin, 'contacts-modal-validation');
       await dialog.getByLabel('Nome', { exact: true }).fill('Daniela Nova');
       await dialog.getByLabel('Número do WhatsApp').fill('+55 (31) 97777-0001');

@@ -112,7 +112,7 @@ describeE2E('queues page', () => {
 
       await dialog.getByRole('tab', { name: 'Opções' }).click();
       await dialog.getByRole('button', { name: 'Salvar e criar opções' }).click();
-      await admin.getByText('Queue saved successfully').first().waitFor();
+      await admin.getByText('Fila salva com sucesso!').first().waitFor();
       const editDialog = admin.getByRole('dialog', { name: 'Editar fila' });
       const options = editDialog.getByTestId('queue-options');
       await options.getByText('Nenhuma opção ainda').waitFor();

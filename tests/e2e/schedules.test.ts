@@ -138,7 +138,7 @@ describeE2E('schedules page', () => {
       const phone = await browsers.page({ width: 375, height: 812 });
       await loginThroughUi(phone, server.url, tenant.admin.email, PASSWORD);
       await phone.goto(`${server.url}/contacts`);
-      const action = phone.getByRole('button', { name: 'Agendar mensagem para Otávio Lima' });
+      const action = phone.getByRole('link', { name: 'Agendar mensagem para Otávio Lima' });
       await action.waitFor();
       await shot(phone, 'schedules-contacts-action-375');
       await action.click();

@@ -198,7 +198,7 @@ describeE2E('tickets panel', () => {
       await expect.poll(() => notices(ana), LIVE).toEqual([{ title: `Mensagem de ${MARIA.name}`, body: 'Ainda está aí?' }]);
       await expect.poll(() => countOf(ana, 'notifications-count'), LIVE).toBe('1');
       await ana.getByTestId('notifications-bell').click();
-      const entry = ana.getByTestId('notifications-list').getByRole('listitem');
+      const entry = ana.getByTestId('notifications-list').getByRole('link');
       await entry.filter({ hasText: MARIA.name }).waitFor();
       await shotBoth(ana, 'tickets-bell');
       await entry.filter({ hasText: MARIA.name }).click();

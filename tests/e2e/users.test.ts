@@ -147,11 +147,11 @@ describeE2E('users page', () => {
       await dialog.getByLabel('Nome').fill('A');
       await dialog.getByLabel('Email').fill('not-an-email');
       await dialog.getByRole('button', { name: 'Salvar' }).click();
-      await dialog.getByText('Too Short!').waitFor();
-      await dialog.getByText('Invalid email').waitFor();
-      await dialog.getByText('Required').waitFor();
+      await dialog.getByText('Muito curto!').waitFor();
+      await dialog.getByText('Email inválido').waitFor();
+      await dialog.getByText('Obrigatório').waitFor();
       await dialog.getByLabel('Nome').fill('x'.repeat(51));
-      await dialog.getByText('Too Long!').waitFor();
+      await dialog.getByText('Muito longo!').waitFor();
       await settled(admin);
       await screenshot(admin, 'users-modal-validation');
       await dialog.getByRole('button', { name: 'Cancelar' }).click();

@@ -85,7 +85,7 @@ export async function customerWrites(
   server: TestServer,
   tenant: InboxTenant,
   connectionId: number,
-  message: { from: string; name?: string; body: string; id?: string; quotedId?: string; mediaType?: string; mediaBase64?: string },
+  message: { from: string; name?: string; body: string; id?: string; quotedId?: string; mediaType?: string; mediaBase64?: string; mediaName?: string },
 ): Promise<string> {
   const res = await server.call('POST', `/api/simulator/${connectionId}/inbound`, { token: tenant.admin.token, body: { name: 'Cliente', ...message } });
   expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);

@@ -39,6 +39,19 @@ describe('configuration', () => {
     expect(() => loadConfig({ dir: tempDir(), env: { DATABASE_URL: 'mysql://x' } })).toThrow(/unsupported address/);
   });
 
+  it('trustProxy is a count of proxy hops: true is one, false none', () => {
+    const hops = (env: Record<string, string>, file?: unknown) => {
+      const dir = tempDir();
+      if (file !== undefined) writeFileSync(path.join(dir, CONFIG_FILE), JSON.stringify({ trustProxy: file }));
+      return loadConfig({ dir, env }).trustProxy;
+    };
+    expect(hops({})).toBe(0);
+    expect([hops({ ATENDE_TRUST_PROXY: 'true' }), hops({ ATENDE_TRUST_PROXY: '1' }), hops({}, true)]).toEqual([1, 1, 1]);
+    expect([hops({ ATENDE_TRUST_PROXY: 'false' }), hops({ ATENDE_TRUST_PROXY: '0' }), hops({}, false)]).toEqual([0, 0, 0]);
+    expect([hops({ ATENDE_TRUST_PROXY: '2' }), hops({}, 3)]).toEqual([2, 3]);
+    expect(() => hops({ ATENDE_TRUST_PROXY: 'yes' })).toThrow(/trustProxy is invalid.*ATENDE_TRUST_PROXY/);
+  });
+
   it('refuses a config file that is not JSON', () => {
     const dir = tempDir();
     writeFileSync(path.join(dir, CONFIG_FILE), '{ port: ');

@@ -7,7 +7,7 @@ import dayjs from 'dayjs';
 import 'dayjs/locale/pt-br';
 import 'dayjs/locale/es';
 import { useTranslation } from 'react-i18next';
-import { Redirect, Route, Switch, useLocation } from 'wouter';
+import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
 import { AuthProvider, useAuth } from './auth/auth-provider';
 import { MainLayout } from './layout/main-layout';
 import { pages, visiblePages, type PageDefinition } from './pages/registry';
@@ -31,7 +31,7 @@ function Loading() {
 function Private({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const { status } = useAuth();
-  const [location, navigate] = useLocation();
+  const [location] = useLocation();
   if (status === 'loading') return <Loading />;
   if (status === 'signedOut') return <Redirect to="/login" />;
   const financeFlagged = localStorage.getItem('financeiro') === '1' && location !== '/financeiro';
@@ -43,9 +43,11 @@ function Private({ children }: { children: ReactNode }) {
           showIcon
           title={t('session.financeGuard')}
           description={
-            <Button type="primary" onClick={() => navigate('/financeiro')} style={{ marginTop: 8 }}>
-              {t('session.goToFinance')}
-            </Button>
+            <Link href="/financeiro" asChild>
+              <Button type="primary" style={{ marginTop: 8 }}>
+                {t('session.goToFinance')}
+              </Button>
+            </Link>
           }
           data-testid="finance-guard"
         />
@@ -94,13 +96,16 @@ function Home() {
 
 function NotFound() {
   const { t } = useTranslation();
-  const [, navigate] = useLocation();
   return (
     <Result
       status="404"
       title="404"
       subTitle={t('notFound')}
-      extra={<Button onClick={() => navigate('/')}>{t('goHome')}</Button>}
+      extra={
+        <Link href="/" asChild>
+          <Button>{t('goHome')}</Button>
+        </Link>
+      }
     />
   );
 }
@@ -132,6 +137,16 @@ function Routes() {
   );
 }
 
+/** The page behind every screen takes the theme's colours: the login page is dark in dark mode too. */
+function DocumentColors() {
+  const { token } = theme.useToken();
+  useEffect(() => {
+    document.body.style.backgroundColor = token.colorBgLayout;
+    document.body.style.color = token.colorText;
+  }, [token.colorBgLayout, token.colorText]);
+  return null;
+}
+
 function Themed({ children }: { children: ReactNode }) {
   const { i18n } = useTranslation();
   const { mode } = useThemePreference();
@@ -142,6 +157,7 @@ function Themed({ children }: { children: ReactNode }) {
       locale={antdLocales[language]}
       theme={{ algorithm: mode === 'dark' ? theme.darkAlgorithm : theme.defaultAlgorithm, token: { colorPrimary: '#2563eb' } }}
     >
+      <DocumentColors />
       <AntApp message={{ duration: 3, maxCount: 3 }}>{children}</AntApp>
     </ConfigProvider>
   );

@@ -16,7 +16,7 @@ import {
 } from '@whiskeysockets/baileys';
 import type { Database } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
-import { safeFileName } from '../../storage/media-storage.js';
+import { displayFileName } from '../../storage/media-storage.js';
 import type {
   ChannelDriver,
   ConnectionStatus,
@@ -100,7 +100,7 @@ export class BaileysDriver implements ChannelDriver {
     private readonly options: BaileysDriverOptions,
   ) {
     const id = context.connectionId;
-    this.lidMap = new LidMap(db, id, ({ lid, pn }) => this.context.emit({ type: 'contact', number: canonicalNumber(pn), lid }));
+    this.lidMap = new LidMap(db, id, ({ lid, pn }) => void this.context.emit({ type: 'contact', number: canonicalNumber(pn), lid }));
     this.auth = new AuthStore(db, id, this.lidMap);
     this.messages = new MessageStore(db, id, options.messageStore);
     this.libraryLog = libraryLogger(log, id);
@@ -309,17 +309,18 @@ export class BaileysDriver implements ChannelDriver {
         const { event, download } = normalized;
         if (event.type === 'message' && download) {
           await this.step('media download', async () => {
-            const data = await downloadMediaMessage(
+            const stream = await downloadMediaMessage(
               msg,
-              'buffer',
+              'stream',
               { options: { signal: AbortSignal.timeout(MEDIA_DOWNLOAD_TIMEOUT_MS) } },
               { logger: this.libraryLog, reuploadRequest: (m: WAMessage) => socket.updateMediaMessage(m) },
             );
-            const stored = await this.context.media.save(this.context.companyId, download.fileName, data);
-            event.message.media = { path: stored, name: safeFileName(download.fileName), mimeType: download.mimeType, size: data.length };
+            const stored = await this.context.media.save(this.context.companyId, download.fileName, stream);
+            event.message.media = { path: stored.name, name: displayFileName(download.fileName), mimeType: download.mimeType, size: stored.size };
           });
         }
-        this.context.emit(event);
+        // Journaled before this batch counts as handled.
+        await this.context.emit(event);
       });
     }
   }
@@ -331,14 +332,14 @@ export class BaileysDriver implements ChannelDriver {
   private async onUpdates(updates: BaileysEventMap['messages.update']): Promise<void> {
     for (const update of updates) {
       const event = normalizeUpdate(update);
-      if (event) this.context.emit(event);
+      if (event) await this.context.emit(event);
     }
   }
 
   private async onCalls(calls: BaileysEventMap['call']): Promise<void> {
     for (const call of calls) {
       const event = normalizeCall(call, this.normalizeContext());
-      if (event) this.context.emit(event);
+      if (event) await this.context.emit(event);
     }
   }
 
@@ -347,7 +348,7 @@ export class BaileysDriver implements ChannelDriver {
     await this.lidMap.remember(pairs);
     for (const contact of contacts) {
       const event = normalizeContact(contact, this.normalizeContext());
-      if (event) this.context.emit(event);
+      if (event) await this.context.emit(event);
     }
   }
 
@@ -365,7 +366,7 @@ export class BaileysDriver implements ChannelDriver {
     if (number !== undefined) event.number = number;
     if (changed) this.context.log.info({ status, ...why }, 'WhatsApp connection status');
     else this.context.log.debug({ status, retries }, status === 'qrcode' ? 'new WhatsApp QR code' : 'WhatsApp reconnecting');
-    this.context.emit(event);
+    void this.context.emit(event);
   }
 
   /**

@@ -1,6 +1,8 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AuthUser } from '../../auth/auth-user.js';
 import type { Database } from '../../db/database.js';
@@ -31,6 +33,12 @@ const PAIRING_MS = 300;
 /** Sent messages kept per connection (the oldest go first). */
 const OUTBOX_LIMIT = 500;
 
+async function sha256Of(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
 export type SimulatedMediaType = Extract<MediaType, 'image' | 'audio' | 'video' | 'application' | 'sticker'>;
 
 export interface InboundInput {
@@ -48,7 +56,8 @@ export interface OutboxMessage {
   kind: 'text' | 'media' | 'location';
   body: string;
   quotedId: string | null;
-  media: { fileName: string; mimeType: string; size: number; ptt: boolean } | null;
+  /** What was sent of a file; sha256 (hex) of its bytes as they were read at the send. */
+  media: { fileName: string; mimeType: string; size: number; sha256: string; ptt: boolean } | null;
   location: { latitude: number; longitude: number; name?: string } | null;
   /** 0 until the first ack, then 1 → 2 → 3. */
   ack: number;
@@ -243,18 +252,19 @@ export class SimulatorDriver implements ChannelDriver {
     if (input.media) {
       const fallback = DEFAULT_MEDIA[input.media.type];
       const name = input.media.name ?? fallback.name;
-      const stored = await this.ctx.media.save(this.ctx.companyId, name, input.media.data);
+      const stored = await this.ctx.media.save(this.ctx.companyId, name, Readable.from(input.media.data));
       message.mediaType = input.media.type;
       message.media = {
-        path: stored,
+        path: stored.name,
         name,
         mimeType: MIME_BY_EXTENSION[path.extname(name).toLowerCase()] ?? fallback.mimeType,
-        size: input.media.data.length,
+        size: stored.size,
       };
     }
     // Saving the media took a moment: the session may have closed meanwhile.
     this.assertConnected();
-    this.ctx.emit({ type: 'message', message });
+    // Answered once the message is journaled: then, as for a real provider, it counts as received.
+    await this.ctx.emit({ type: 'message', message });
     return message;
   }
 
@@ -274,7 +284,7 @@ export class SimulatorDriver implements ChannelDriver {
       body: media.caption ?? '',
       quotedId: options.quotedId,
       id: options.id,
-      media: { fileName: media.fileName, mimeType: media.mimeType, size: file.size, ptt: media.ptt ?? false },
+      media: { fileName: media.fileName, mimeType: media.mimeType, size: file.size, sha256: await sha256Of(media.path), ptt: media.ptt ?? false },
     });
   }
 
@@ -315,7 +325,7 @@ export class SimulatorDriver implements ChannelDriver {
   private status(event: Omit<Extract<DriverEvent, { type: 'status' }>, 'type'>): void {
     if (event.status !== this.lastStatus) this.ctx.log.info({ status: event.status }, 'simulated WhatsApp status');
     this.lastStatus = event.status;
-    this.ctx.emit({ type: 'status', ...event });
+    void this.ctx.emit({ type: 'status', ...event });
   }
 
   private showQr(): void {
@@ -375,7 +385,7 @@ export class SimulatorDriver implements ChannelDriver {
       const timer = setTimeout(() => {
         this.timers.delete(timer);
         message.ack = step.ack;
-        this.ctx.emit({ type: 'ack', id: message.id, ack: step.ack });
+        void this.ctx.emit({ type: 'ack', id: message.id, ack: step.ack });
       }, step.afterMs);
       timer.unref();
       this.timers.add(timer);

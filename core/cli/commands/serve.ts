@@ -35,17 +35,16 @@ async function runServe(options: ServeOptions, ctx: CliContext): Promise<void> {
   });
   const log = createLogger(config.logLevel);
   // Checked before the boot so a taken port fails before the database is touched and before a
-  // super admin is created whose generated password could not be shown.
+  // super admin is created. Taken in between, the admin's password is already kept in its file.
   if (config.port !== 0) await assertPortFree(config.port, config.host);
 
   const { startAtende } = await import('../../boot.js');
   let atende: Atende;
   try {
-    atende = await startAtende(config, log);
+    atende = await startAtende(config, log, { onInitialAdmin: (admin) => reportInitialAdmin(admin, config.dir, ctx.print) });
   } catch (err) {
     throw listenError(err, config.port) ?? err;
   }
-  if (atende.initialAdmin) reportInitialAdmin(atende.initialAdmin, config.dir, ctx.print);
   if (atende.demo) reportDemo(atende.demo, ctx.print);
   ctx.print(`serving ${atende.server.url} from ${config.dir} (Ctrl-C stops)`);
 

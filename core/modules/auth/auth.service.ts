@@ -1,7 +1,7 @@
 import type { Infrastructure } from '../../container.js';
-import type { TokenService } from '../../auth/tokens.js';
+import { newRefreshTokenId, type TokenService } from '../../auth/tokens.js';
 import type { AuthUser } from '../../auth/auth-user.js';
-import { hashPassword, randomPassword, verifyPassword } from '../../auth/password.js';
+import { hashPassword, needsRehash, randomPassword, verifyPassword } from '../../auth/password.js';
 import { AppError, ForbiddenError, UnauthorizedError } from '../../errors.js';
 import { Events } from '../../events/event-bus.js';
 import type { Company } from '../companies/company.model.js';
@@ -60,7 +60,6 @@ export class AuthService {
   /** Bearer token → the caller as the users table says now; 401 ERR_SESSION_EXPIRED otherwise. */
   async authenticate(token: string): Promise<AuthUser> {
     const claims = await this.tokens.verifyAccess(token);
-    if (!Number.isInteger(claims.id)) throw new UnauthorizedError();
     const row = await this.users.findAuthRow(claims.id);
     if (!row || row.tokenVersion !== claims.tokenVersion) throw new UnauthorizedError();
     const { id, companyId, name, email, profile, financial } = row;
@@ -79,11 +78,15 @@ export class AuthService {
     }
     this.limiter.recordSuccess(input.email);
     this.assertMayEnter(user, user.company);
+    if (needsRehash(user.passwordHash)) {
+      await this.users.rehashPassword(user.id, user.passwordHash, await hashPassword(input.password));
+    }
 
-    // Tell the sessions this login replaces, then close their sockets, before the new one exists.
+    const session = await this.renewSession(user.id);
+    // The sessions this login replaced hear it and lose their sockets; its own socket can only
+    // open once this answer is sent, so the notice never reaches it.
     this.infra.realtime.publish(user.companyId, `company-${user.companyId}-auth`, { action: 'login', user: { id: user.id } }, `user:${user.id}`);
     this.infra.realtime.disconnectUser(user.id, 'signed in elsewhere');
-    const session = await this.startSession(user);
     await this.users.publishUpdate(user.id);
     await this.infra.bus.emit(Events.userLoggedIn, user.companyId, { userId: user.id });
     return session;
@@ -92,21 +95,21 @@ export class AuthService {
   /** Exchanges the refresh token for a new pair; a replayed old one ends the session. */
   async refresh(refreshToken: string): Promise<Session> {
     const claims = await this.tokens.verifyRefresh(refreshToken);
-    if (!Number.isInteger(claims.id)) throw new UnauthorizedError();
     const user = await this.users.findWithCompany({ id: claims.id });
     if (!user || user.tokenVersion !== claims.tokenVersion) throw new UnauthorizedError();
     if (user.refreshTokenId !== claims.jti && !this.justRotated(user, claims.jti)) await this.rejectReplay(user.id);
     this.assertMayEnter(user, user.company);
 
-    const next = await this.tokens.signRefresh({ id: user.id, tokenVersion: user.tokenVersion });
-    const stored = await this.users.storeSession(
+    const jti = newRefreshTokenId();
+    const stored = await this.users.rotateRefreshToken(
       user.id,
       { tokenVersion: user.tokenVersion, refreshTokenId: user.refreshTokenId ?? claims.jti },
-      { tokenVersion: user.tokenVersion, refreshTokenId: next.jti },
+      jti,
     );
     // Another refresh with this same token won the race: this one is the replay.
     if (!stored) await this.rejectReplay(user.id);
-    return this.session(user.id, user.tokenVersion, next.token);
+    const next = await this.tokens.signRefresh({ id: user.id, tokenVersion: user.tokenVersion, jti });
+    return this.session(user.id, user.tokenVersion, next);
   }
 
   /** Ends the caller's session everywhere. */
@@ -120,20 +123,16 @@ export class AuthService {
     return session;
   }
 
-  /** A fresh session for a user whose sessions just ended (own password change). */
+  /**
+   * A fresh session (a login, or a user whose sessions just ended by their own password change):
+   * takes the user's next token version, so every older token, a simultaneous login's included,
+   * stops working.
+   */
   async renewSession(userId: number): Promise<Session> {
-    const row = await this.users.findAuthRow(userId);
-    if (!row) throw new UnauthorizedError();
-    return this.startSession(row);
-  }
-
-  private async startSession(user: { id: number; tokenVersion: number }): Promise<Session> {
-    const tokenVersion = user.tokenVersion + 1;
-    const refresh = await this.tokens.signRefresh({ id: user.id, tokenVersion });
-    const stored = await this.users.storeSession(user.id, { tokenVersion: user.tokenVersion }, { tokenVersion, refreshTokenId: refresh.jti });
-    // A simultaneous login of the same user got there first; that one is the session now.
-    if (!stored) throw new UnauthorizedError();
-    return this.session(user.id, tokenVersion, refresh.token);
+    const jti = newRefreshTokenId();
+    const tokenVersion = await this.users.startSession(userId, jti);
+    if (tokenVersion === undefined) throw new UnauthorizedError();
+    return this.session(userId, tokenVersion, await this.tokens.signRefresh({ id: userId, tokenVersion, jti }));
   }
 
   private async session(userId: number, tokenVersion: number, refreshToken: string): Promise<Session> {

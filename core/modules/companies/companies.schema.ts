@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { id } from '../../http/validate.js';
 import type { ScheduleEntry } from './company.model.js';
 
 /** How often a company pays; '+ Vencimento' moves the due date forward by one period. */
@@ -37,7 +38,7 @@ const companyFields = {
   name: z.string().trim().min(2).max(50),
   email: z.string().trim().toLowerCase().max(255).pipe(z.email()),
   phone: z.string().trim().max(50),
-  planId: z.number().int().positive(),
+  planId: id,
   status: z.boolean(),
   dueDate,
   recurrence: z.enum(RECURRENCES),

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Infrastructure } from '../../container.js';
 import { isAdmin, type AuthUser } from '../../auth/auth-user.js';
-import { randomPassword } from '../../auth/password.js';
+import { hashPassword, randomPassword } from '../../auth/password.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
 import { Events } from '../../events/event-bus.js';
 import type { Plan } from '../plans/plan.model.js';
@@ -120,6 +120,8 @@ export class CompaniesService {
   async ensurePlatform(admin: { email: string; password?: string }): Promise<{ email: string; password: string; generated: boolean } | undefined> {
     if (await this.anyUser()) return undefined;
     const password = admin.password ?? randomPassword();
+    // Hashed before the transaction: its write lock is not held through the slow hash.
+    const passwordHash = await hashPassword(password);
     try {
       await this.infra.db.transaction(async (trx) => {
         const plan = await this.plans.ensure(PLATFORM.plan, trx);
@@ -128,7 +130,7 @@ export class CompaniesService {
           (await this.insertCompany(trx, { name: PLATFORM.companyName, email: admin.email, planId: plan.id, dueDate: null }));
         await this.users.create(
           company.id,
-          { name: PLATFORM.adminName, email: admin.email, password, profile: 'admin', super: true },
+          { name: PLATFORM.adminName, email: admin.email, passwordHash, profile: 'admin', super: true },
           trx,
         );
       });
@@ -146,6 +148,8 @@ export class CompaniesService {
    */
   async createTenant(input: TenantInput, trx?: Knex.Transaction): Promise<TenantCreated> {
     const password = input.password ?? randomPassword();
+    // Hashed before the transaction: its write lock is not held through the slow hash.
+    const passwordHash = await hashPassword(password);
     const create = async (db: Knex.Transaction) => {
       const plan = await this.choosePlan(input, db);
       await this.assertNameFree(input.name, undefined, db);
@@ -166,7 +170,7 @@ export class CompaniesService {
       await Queue.query(db).insert({ companyId: company.id, ...FIRST_QUEUE, schedules: DEFAULT_SCHEDULES });
       const user = await this.users.create(
         company.id,
-        { name: input.adminName ?? input.name, email: input.email, password, profile: 'admin' },
+        { name: input.adminName ?? input.name, email: input.email, passwordHash, profile: 'admin' },
         db,
       );
       const [view] = await this.present([company], db);

@@ -1,9 +1,10 @@
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Next } from 'koa';
 import { koaBody } from 'koa-body';
 import { AppError, ValidationError } from '../../errors.js';
 import type { AppContext } from '../../http/context.js';
+import { displayFileName } from '../../storage/media-storage.js';
 
 /** What WhatsApp can carry as an attachment, by extension (the type the client declares is not trusted). */
 export const ATTACHMENT_EXTENSIONS = new Set([
@@ -16,9 +17,10 @@ export const ATTACHMENT_EXTENSIONS = new Set([
 export const MAX_UPLOAD_BYTES = 16 * 1024 * 1024;
 
 export interface UploadedFile {
-  /** The name the user's file had, without any folder. */
+  /** The name the user's file had, made storable (displayFileName: no folder, no control characters, at most 255). */
   name: string;
-  data: Buffer;
+  /** Its temporary copy, removed when the request ends (MediaStorage.save takes it from there). */
+  path: string;
 }
 
 /**
@@ -47,7 +49,8 @@ export interface MultipartOptions {
 
 /**
  * Parses a multipart body on the route it is put on (the app's body parser leaves multipart
- * alone): files of at most `maxBytes` each; a larger one is cut off and answered 413.
+ * alone): files of at most `maxBytes` each, written to temporary files that are removed when the
+ * request ends, whatever its outcome; a larger one is cut off and answered 413.
  */
 export function multipartBody({ maxBytes = MAX_UPLOAD_BYTES, maxFiles = 1, optional = false }: MultipartOptions = {}) {
   const maxTotal = maxBytes * maxFiles;
@@ -74,37 +77,36 @@ export function multipartBody({ maxBytes = MAX_UPLOAD_BYTES, maxFiles = 1, optio
     }
     // A declared length far over the limit is refused before anything is read.
     if (Number(ctx.get('Content-Length')) > maxTotal + 256 * 1024) throw tooLarge(maxBytes);
-    await parser(ctx, next);
+    try {
+      await parser(ctx, next);
+    } finally {
+      const files = Object.values(ctx.request.files ?? {}).flat();
+      await Promise.all(files.map((file) => rm(file.filepath, { force: true })));
+    }
   };
 }
 
 /**
- * The request's uploaded files (of `field`, or of any field), read into memory and their temporary
- * copies removed; refused when there is none, one is empty or of an extension not in `extensions`.
+ * The request's uploaded files (of `field`, or of any field), in the order they were sent;
+ * refused when there is none, one is empty or of an extension not in `extensions`.
  */
-export async function takeUploads(ctx: AppContext, field?: string, extensions = ATTACHMENT_EXTENSIONS): Promise<UploadedFile[]> {
+export function takeUploads(ctx: AppContext, field?: string, extensions = ATTACHMENT_EXTENSIONS): UploadedFile[] {
   const all = Object.values(ctx.request.files ?? {}).flat();
-  const inOrder = (files: typeof all) => [...files].sort((x, y) => (partOrder.get(x) ?? 0) - (partOrder.get(y) ?? 0));
-  try {
-    const chosen = field === undefined ? all : ([] as typeof all).concat(ctx.request.files?.[field] ?? []);
-    if (chosen.length === 0) throw uploadError(`${field ?? 'file'}: Obrigatório`);
-    return await Promise.all(
-      inOrder(chosen).map(async (file) => {
-        const name = path.basename(file.originalFilename ?? '').trim();
-        if (file.size === 0) throw uploadError(`${field ?? 'file'}: ${name || 'file'} is empty`);
-        if (!extensions.has(path.extname(name).toLowerCase())) {
-          throw new AppError('ERR_MEDIA_TYPE_NOT_ALLOWED', 415, 'This type of file cannot be attached');
-        }
-        return { name, data: await readFile(file.filepath) };
-      }),
-    );
-  } finally {
-    await Promise.all(all.map((file) => rm(file.filepath, { force: true })));
-  }
+  const chosen = field === undefined ? all : ([] as typeof all).concat(ctx.request.files?.[field] ?? []);
+  if (chosen.length === 0) throw uploadError(`${field ?? 'file'}: Obrigatório`);
+  const inOrder = [...chosen].sort((x, y) => (partOrder.get(x) ?? 0) - (partOrder.get(y) ?? 0));
+  return inOrder.map((file) => {
+    const name = displayFileName(file.originalFilename ?? '');
+    if (file.size === 0) throw uploadError(`${field ?? 'file'}: ${name || 'file'} is empty`);
+    if (!extensions.has(path.extname(name).toLowerCase())) {
+      throw new AppError('ERR_MEDIA_TYPE_NOT_ALLOWED', 415, 'This type of file cannot be attached');
+    }
+    return { name, path: file.filepath };
+  });
 }
 
 /** The request's one uploaded file (see takeUploads). */
-export async function takeUpload(ctx: AppContext, extensions = ATTACHMENT_EXTENSIONS): Promise<UploadedFile> {
-  const [file] = await takeUploads(ctx, undefined, extensions);
+export function takeUpload(ctx: AppContext, extensions = ATTACHMENT_EXTENSIONS): UploadedFile {
+  const [file] = takeUploads(ctx, undefined, extensions);
   return file!;
 }

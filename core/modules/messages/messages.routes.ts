@@ -31,7 +31,7 @@ export function messagesRoutes(c: Container): AppRouter {
     let request: SendRequest;
     if (ctx.is('multipart')) {
       const fields = validate(sendMediaFieldsSchema, ctx.request.body);
-      request = { body: fields.body, ptt: fields.ptt, quotedMsgId: fields.quotedMsgId, files: await takeUploads(ctx, 'medias') };
+      request = { body: fields.body, ptt: fields.ptt, quotedMsgId: fields.quotedMsgId, files: takeUploads(ctx, 'medias') };
     } else {
       const input = validate(sendMessageSchema, ctx.request.body);
       request = { body: input.body, quotedMsgId: input.quotedMsg?.id, quickMessageId: input.quickMessageId };

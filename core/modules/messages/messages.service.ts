@@ -3,17 +3,21 @@ import { isAdmin, type AuthUser } from '../../auth/auth-user.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import { AppError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
 import { Events } from '../../events/event-bus.js';
+import { displayFileName, isStoredName, type MediaSource } from '../../storage/media-storage.js';
+import type { UploadedFile } from '../media/media-upload.js';
 import { QuickMessage } from '../quick-messages/quick-message.model.js';
-import { canSee, loadViewer } from '../tickets/ticket-access.js';
+import { visibleTicket } from '../tickets/ticket-access.js';
 import type { TicketEvents } from '../tickets/ticket-events.js';
 import { Ticket } from '../tickets/ticket.model.js';
 import { loadTicket } from '../tickets/ticket-view.js';
 import { Message } from './message.model.js';
+import { refreshLastMessage } from './last-message.js';
 import { chatOf, loadMessage, publishMessage } from './message-events.js';
 import { toMessageView, type MessageView } from './message-view.js';
 import { MESSAGES_PAGE_SIZE } from './messages.schema.js';
-import type { OutboundService, OutgoingMessage } from './outbound.service.js';
+import type { OutboundService } from './outbound.service.js';
 import { outgoingMediaKind } from './outgoing-media.js';
+import { asVoiceNote } from './voice-note.js';
 
 const NO_MESSAGE = 'ERR_NO_MESSAGE_FOUND';
 
@@ -22,7 +26,7 @@ export interface SendRequest {
   body: string;
   quotedMsgId?: number | null;
   /** Uploaded files; `body` is the caption of the first. */
-  files?: { name: string; data: Buffer }[];
+  files?: UploadedFile[];
   /** The files are the composer's voice recording. */
   ptt?: boolean;
   /** A quick reply whose stored attachment goes with `body`. */
@@ -35,6 +39,9 @@ export interface MessagesPage {
   count: number;
   hasMore: boolean;
 }
+
+/** A file to send, its name and bytes made ready when its turn comes. */
+type Attachment = () => Promise<{ name: string; source: MediaSource }>;
 
 interface ProviderEvent {
   companyId: number;
@@ -59,7 +66,7 @@ export class MessagesService {
    * the newest, each page oldest first. The ticket's own user reading it marks it read.
    */
   async list(actor: AuthUser, ticketId: number, pageNumber: number): Promise<MessagesPage> {
-    const ticket = await this.visibleTicket(actor, ticketId);
+    const ticket = await visibleTicket(this.infra.db, actor, ticketId, loadTicket);
     if (ticket.userId === actor.id) await this.markRead(ticket);
     const db = this.infra.db;
     const history = () =>
@@ -99,15 +106,16 @@ export class MessagesService {
    * attachment, each queued for sending. Only on an open ticket, by its user or an admin.
    */
   async send(actor: AuthUser, ticketId: number, request: SendRequest): Promise<MessageView[]> {
-    const ticket = await this.visibleTicket(actor, ticketId);
+    const ticket = await visibleTicket(this.infra.db, actor, ticketId, loadTicket);
     if (ticket.status !== 'open') throw new AppError('ERR_TICKET_NOT_OPEN', 400, 'Accept or reopen the ticket to send messages');
     if (!isAdmin(actor) && ticket.userId !== actor.id) throw new ForbiddenError();
-    const files = [...(request.files ?? [])];
+    const files: Attachment[] = (request.files ?? []).map(
+      (file) => () => (request.ptt ? asVoiceNote(file, this.infra.log) : Promise.resolve({ name: file.name, source: file })),
+    );
     if (request.quickMessageId !== undefined) {
       const reply = await this.quickReply(actor, request.quickMessageId);
-      if (reply.mediaPath) {
-        files.push({ name: reply.mediaName ?? reply.mediaPath, data: await this.infra.media.read(actor.companyId, reply.mediaPath) });
-      }
+      const stored = reply.mediaPath;
+      if (stored) files.push(async () => ({ name: reply.mediaName ?? stored, source: (await this.infra.media.open(actor.companyId, stored)).stream }));
     }
     // A blank caption is no caption; a blank text is refused.
     const body = request.body.trim() ? request.body : '';
@@ -115,24 +123,40 @@ export class MessagesService {
     const quotedMsgId = request.quotedMsgId ? await this.quotable(ticket, request.quotedMsgId) : null;
 
     const base = { companyId: actor.companyId, ticketId: ticket.id, userId: actor.id, quotedMsgId };
-    const outgoing: OutgoingMessage[] = [];
-    if (files.length === 0) outgoing.push({ ...base, body });
-    for (const [index, file] of files.entries()) {
-      // Each message owns its copy (a quick reply's file may be replaced or removed later).
-      const stored = await this.infra.media.save(actor.companyId, file.name, file.data);
-      const kind = outgoingMediaKind(file.name, request.ptt);
-      outgoing.push({
-        ...base,
-        body: index === 0 ? body : '',
-        media: { path: stored, name: file.name, mime: kind.mime, type: kind.type, ptt: kind.ptt },
-      });
-    }
+    if (files.length === 0) return [await this.view(await this.deps.outbound.enqueue({ ...base, body }))];
     const sent: MessageView[] = [];
-    for (const message of outgoing) {
-      const queued = await this.deps.outbound.enqueue(message);
-      sent.push(toMessageView((await loadMessage(this.infra.db, queued.id)) ?? queued));
+    for (const [index, attachment] of files.entries()) {
+      const file = await attachment();
+      // Each message owns its copy (a quick reply's file may be replaced or removed later).
+      const stored = await this.infra.media.save(actor.companyId, file.name, file.source);
+      const kind = outgoingMediaKind(file.name, request.ptt);
+      const media = { path: stored.name, name: displayFileName(file.name), mime: kind.mime, type: kind.type, ptt: kind.ptt };
+      let queued: Message;
+      try {
+        queued = await this.deps.outbound.enqueue({ ...base, body: index === 0 ? body : '', media });
+      } catch (err) {
+        // No message owns the file: it goes with the failed write.
+        await this.infra.media.remove(actor.companyId, stored.name);
+        throw err;
+      }
+      sent.push(await this.view(queued));
     }
     return sent;
+  }
+
+  /**
+   * GET /media/:file: a message's file is read under its ticket's visibility (the read's rule);
+   * answers its original name. Files no message owns (a quick reply's, a schedule's) are the
+   * company's.
+   */
+  async mediaFile(actor: AuthUser, storedName: string): Promise<{ name?: string }> {
+    if (!isStoredName(storedName)) throw new NotFoundError('ERR_NO_MEDIA_FOUND');
+    const message = (await this.infra.db('messages').where({ companyId: actor.companyId, mediaPath: storedName }).first('ticketId', 'mediaName')) as
+      | Pick<Message, 'ticketId' | 'mediaName'>
+      | undefined;
+    if (!message) return {};
+    await visibleTicket(this.infra.db, actor, message.ticketId);
+    return { name: message.mediaName ?? undefined };
   }
 
   /**
@@ -141,13 +165,13 @@ export class MessagesService {
    * that fails, and nothing changes).
    */
   async remove(actor: AuthUser, id: number): Promise<MessageView> {
-    const message = await this.companyMessage(actor, id);
+    const { message, ticket } = await this.visibleMessage(actor, id);
     if (!message.fromMe || (!isAdmin(actor) && message.userId !== actor.id)) throw new ForbiddenError();
     if (message.isDeleted) return toMessageView(message);
     const withdrawn = message.sendStatus === 'failed' || (message.sendStatus === 'queued' && (await this.deps.outbound.withdraw(message)));
     if (!withdrawn) {
       try {
-        const { driver, to } = await chatOf(this.infra.db, this.deps.sessions, await this.ticketOf(message));
+        const { driver, to } = await chatOf(this.infra.db, this.deps.sessions, ticket);
         await driver.delete(to, message.wid);
       } catch (err) {
         this.infra.log.info({ err, messageId: message.id }, 'message not deleted on WhatsApp');
@@ -155,26 +179,25 @@ export class MessagesService {
       }
     }
     await Message.query(this.infra.db).findById(message.id).patch({ isDeleted: true });
-    return toMessageView((await publishMessage(this.infra.db, this.deps.events, 'update', message.id))!);
+    return toMessageView((await this.publishChange(message))!);
   }
 
   /** PUT /messages/:id: the author edits a text they sent; WhatsApp first (ERR_EDIT_WAPP_MSG when that fails). */
   async edit(actor: AuthUser, id: number, body: string): Promise<MessageView> {
-    const message = await this.companyMessage(actor, id);
+    const { message, ticket } = await this.visibleMessage(actor, id);
     if (!message.fromMe || message.userId !== actor.id) throw new ForbiddenError();
     if (message.mediaPath || message.isDeleted || message.sendStatus !== 'sent') {
       throw new AppError('ERR_EDIT_WAPP_MSG', 400, 'Only a sent text message can be edited');
     }
     try {
-      const { driver, to } = await chatOf(this.infra.db, this.deps.sessions, await this.ticketOf(message));
+      const { driver, to } = await chatOf(this.infra.db, this.deps.sessions, ticket);
       await driver.edit(to, message.wid, body);
     } catch (err) {
       this.infra.log.info({ err, messageId: message.id }, 'message not edited on WhatsApp');
       throw new AppError('ERR_EDIT_WAPP_MSG', 400, 'Could not edit the message on WhatsApp');
     }
     await Message.query(this.infra.db).findById(message.id).patch({ body, isEdited: true });
-    const lastChanged = await this.refreshLastMessage(message);
-    return toMessageView((await publishMessage(this.infra.db, this.deps.events, 'update', message.id, lastChanged))!);
+    return toMessageView((await this.publishChange(message))!);
   }
 
   // ---- what the provider reports --------------------------------------------------------------
@@ -187,14 +210,17 @@ export class MessagesService {
 
   private async revoked(event: ProviderEvent): Promise<void> {
     const changed = await this.byWid(event).where('isDeleted', false).update({ isDeleted: true, updatedAt: new Date().toISOString() });
-    if (changed > 0) await this.announce(event);
+    if (changed > 0) await this.textChanged(event);
   }
 
   private async edited(event: ProviderEvent & { body: string }): Promise<void> {
     const changed = await this.byWid(event).update({ body: event.body, isEdited: true, updatedAt: new Date().toISOString() });
-    if (changed === 0) return;
-    const message = await Message.query(this.infra.db).findOne({ companyId: event.companyId, wid: event.id });
-    if (message) await publishMessage(this.infra.db, this.deps.events, 'update', message.id, await this.refreshLastMessage(message));
+    if (changed > 0) await this.textChanged(event);
+  }
+
+  private async textChanged(event: ProviderEvent): Promise<void> {
+    const message = await Message.query(this.infra.db).findOne({ companyId: event.companyId, wid: event.id }).select('id', 'ticketId');
+    if (message) await this.publishChange(message);
   }
 
   private byWid(event: ProviderEvent) {
@@ -208,26 +234,15 @@ export class MessagesService {
 
   // ---- helpers ------------------------------------------------------------------------------
 
-  /** A ticket of the caller's company (404 otherwise) that the caller may see (403 otherwise). */
-  private async visibleTicket(actor: AuthUser, ticketId: number): Promise<Ticket> {
-    const ticket = await loadTicket(this.infra.db, actor.companyId, ticketId);
-    if (!ticket) throw new NotFoundError('ERR_NO_TICKET_FOUND');
-    if (!canSee(await loadViewer(this.infra.db, actor), ticket)) throw new ForbiddenError();
-    return ticket;
+  private async view(queued: Message): Promise<MessageView> {
+    return toMessageView((await loadMessage(this.infra.db, queued.id)) ?? queued);
   }
 
-  private async companyMessage(actor: AuthUser, id: number): Promise<Message> {
+  /** A message of the caller's company (404 otherwise) on a ticket the caller may see, with that ticket. */
+  private async visibleMessage(actor: AuthUser, id: number): Promise<{ message: Message; ticket: Ticket }> {
     const message = await Message.query(this.infra.db).findOne({ id, companyId: actor.companyId }).withGraphFetched('quotedMsg');
     if (!message) throw new NotFoundError(NO_MESSAGE);
-    return message;
-  }
-
-  private async ticketOf(message: Message): Promise<Pick<Ticket, 'whatsappId' | 'contactId'>> {
-    const ticket = (await this.infra.db('tickets').where({ id: message.ticketId }).first('whatsappId', 'contactId')) as
-      | Pick<Ticket, 'whatsappId' | 'contactId'>
-      | undefined;
-    if (!ticket) throw new NotFoundError('ERR_NO_TICKET_FOUND');
-    return ticket;
+    return { message, ticket: await visibleTicket(this.infra.db, actor, message.ticketId) };
   }
 
   /** A quick reply the caller may use: their own or one shared with the company. */
@@ -251,16 +266,11 @@ export class MessagesService {
   }
 
   /**
-   * The ticket's lastMessage follows an edit of its newest message (its place in the lists
-   * stays). Answers whether it changed.
+   * A message was deleted or edited: its ticket's lastMessage follows, and the message (with the
+   * ticket, when that changed) goes out live so open lists change.
    */
-  private async refreshLastMessage(message: Pick<Message, 'id' | 'ticketId'>): Promise<boolean> {
-    const db = this.infra.db;
-    const newest = (await db('messages').where({ ticketId: message.ticketId }).orderBy('createdAt', 'desc').orderBy('id', 'desc').first('id', 'body')) as
-      | { id: number; body: string }
-      | undefined;
-    if (newest?.id !== message.id) return false;
-    await db('tickets').where({ id: message.ticketId }).update({ lastMessage: newest.body });
-    return true;
+  private async publishChange(message: Pick<Message, 'id' | 'ticketId'>): Promise<Message | undefined> {
+    const ticketChanged = await refreshLastMessage(this.infra.db, message.ticketId);
+    return publishMessage(this.infra.db, this.deps.events, 'update', message.id, ticketChanged);
   }
 }

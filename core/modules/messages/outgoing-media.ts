@@ -36,6 +36,9 @@ const MIME_BY_EXTENSION: Record<string, string> = {
 /** Containers the browser records voice in; a voice note in webm is audio, not video. */
 const VOICE_EXTENSIONS = new Set(['.webm', '.ogg', '.opus', '.mp3', '.m4a', '.aac', '.wav', '.amr']);
 
+/** WhatsApp's own voice-note type (Ogg/Opus) is named with its codec; phones check it. */
+const VOICE_NOTE_MIME: Record<string, string> = { '.ogg': 'audio/ogg; codecs=opus', '.opus': 'audio/ogg; codecs=opus', '.webm': 'audio/webm' };
+
 export interface OutgoingMediaKind {
   mime: string;
   type: MediaType;
@@ -49,8 +52,7 @@ export interface OutgoingMediaKind {
 export function outgoingMediaKind(fileName: string, voiceNote = false): OutgoingMediaKind {
   const extension = path.extname(fileName).toLowerCase();
   if (voiceNote && VOICE_EXTENSIONS.has(extension)) {
-    const mime = extension === '.webm' ? 'audio/webm' : (MIME_BY_EXTENSION[extension] ?? 'audio/ogg');
-    return { mime, type: 'audio', ptt: true };
+    return { mime: VOICE_NOTE_MIME[extension] ?? MIME_BY_EXTENSION[extension]!, type: 'audio', ptt: true };
   }
   const mime = MIME_BY_EXTENSION[extension] ?? 'application/octet-stream';
   const major = mime.split('/')[0];

@@ -17,6 +17,7 @@ import type { Ticket } from '../tickets/ticket.model.js';
 import { Chatbot } from './chatbot/chatbot.js';
 import { ProfilePictures } from './profile-pictures.js';
 import { activeTicketOf, createPendingTicket, type TicketKey } from './find-or-create-ticket.js';
+import type { InboundJournal, Journaled, JournalReceipt } from './inbound-journal.js';
 import { KeyedSerializer } from './keyed-serializer.js';
 import { wallTime } from './out-of-hours.js';
 import { PipelineCache } from './pipeline-cache.js';
@@ -27,14 +28,14 @@ import { insertMessage, messageByWid, touchTicket } from './store-message.js';
 const { UniqueViolationError } = objection;
 
 /** `message.received` */
-export interface MessageReceived {
+export interface MessageReceived extends Journaled {
   connectionId: number;
   companyId: number;
   message: NormalizedMessage;
 }
 
 /** `call.received` */
-export interface CallReceived {
+export interface CallReceived extends Journaled {
   connectionId: number;
   companyId: number;
   from: { number: string; name: string };
@@ -89,7 +90,9 @@ function isEmpty(message: NormalizedMessage): boolean {
  *
  * Events of one chat (connection + chat id) are handled one at a time in the order they came, and
  * different chats side by side. The bus handler only queues the work, so a busy chat never holds
- * up the connection's other chats; a failure is logged and the chat's next message goes on.
+ * up the connection's other chats. A message or call read from the inbound journal settles its
+ * entry in the transaction that stores it; one that keeps failing is set aside by the journal and
+ * the chat's next message goes on.
  */
 export class InboundPipeline {
   private readonly serializer: KeyedSerializer;
@@ -105,6 +108,7 @@ export class InboundPipeline {
       outbound: OutboundService;
       events: TicketEvents;
       sessions: SessionManager;
+      journal: InboundJournal;
     },
   ) {
     const log = infra.log.child({ part: 'pipeline' });
@@ -122,7 +126,7 @@ export class InboundPipeline {
       Events.messageReceived,
       (event) => {
         const received = event.payload as MessageReceived;
-        void this.serializer.run(this.chatKey(received.connectionId, received.message.chatId), () => this.receive(received));
+        this.queue(received.connectionId, received.message.chatId, received.entryId, (receipt) => this.receive(received, receipt));
       },
       'pipeline',
     );
@@ -130,7 +134,7 @@ export class InboundPipeline {
       Events.callReceived,
       (event) => {
         const call = event.payload as CallReceived;
-        void this.serializer.run(this.chatKey(call.connectionId, call.from.number), () => this.call(call));
+        this.queue(call.connectionId, call.from.number, call.entryId, (receipt) => this.call(call, receipt));
       },
       'pipeline',
     );
@@ -154,14 +158,16 @@ export class InboundPipeline {
     return `${connectionId}:${chat}`;
   }
 
+  /** Queues a journaled event behind its chat's earlier ones. */
+  private queue(connectionId: number, chat: string, entryId: number | undefined, handle: (receipt: JournalReceipt) => Promise<void>): void {
+    void this.serializer.run(this.chatKey(connectionId, chat), () => this.deps.journal.process(entryId, handle));
+  }
+
   // ---- messages ---------------------------------------------------------------------------------
 
-  private async receive(received: MessageReceived): Promise<void> {
+  private async receive(received: MessageReceived, receipt: JournalReceipt): Promise<void> {
     const { connectionId, companyId, message } = received;
-    if (isBroadcast(message.chatId) || isEmpty(message)) return;
-    if (message.isGroup && (await this.cache.setting(companyId, 'CheckMsgIsGroup')) === 'enabled') return;
-
-    const outcome = await this.retrying(() => this.infra.db.transaction((trx) => this.store(trx, received)));
+    const outcome = await this.storeOnce(received, receipt);
     if (!outcome) return;
     if ('filled' in outcome) {
       const [filled, ticket] = await Promise.all([loadMessage(this.infra.db, outcome.filled.id), loadTicket(this.infra.db, companyId, outcome.filled.ticketId)]);
@@ -184,12 +190,34 @@ export class InboundPipeline {
   }
 
   /**
-   * One message in one transaction: the replay check, the contact, the ticket (or the rating
-   * answer's closed ticket), the message and the ticket's counters. Answers undefined for a replay
-   * or the echo of a message Atende sent (already stored under the same provider id).
+   * The message stored, or its replay's missing media filled in; undefined when there is nothing
+   * to store, and then the file the driver saved for it is removed: no row will ever own it. A
+   * failed write keeps the file: the journal tries the entry again, and an entry set aside after
+   * repeated failures still names it.
    */
-  private async store(trx: Knex.Transaction, received: MessageReceived): Promise<Stored | MediaFilled | undefined> {
+  private async storeOnce(received: MessageReceived, receipt: JournalReceipt): Promise<Stored | MediaFilled | undefined> {
+    const outcome = (await this.wanted(received))
+      ? await this.retrying(() => this.infra.db.transaction((trx) => this.store(trx, received, receipt)))
+      : undefined;
+    if (!outcome) await this.dropMedia(received);
+    return outcome;
+  }
+
+  /** Not broadcasts, protocol noise, nor groups when the company ignores them. */
+  private async wanted({ companyId, message }: MessageReceived): Promise<boolean> {
+    if (isBroadcast(message.chatId) || isEmpty(message)) return false;
+    return !(message.isGroup && (await this.cache.setting(companyId, 'CheckMsgIsGroup')) === 'enabled');
+  }
+
+  /**
+   * One message in one transaction: its journal entry, the replay check, the contact, the ticket
+   * (or the rating answer's closed ticket), the message and the ticket's counters. Answers
+   * undefined for a replay or the echo of a message Atende sent (already stored under the same
+   * provider id).
+   */
+  private async store(trx: Knex.Transaction, received: MessageReceived, receipt: JournalReceipt): Promise<Stored | MediaFilled | undefined> {
     const { connectionId, companyId, message } = received;
+    await receipt.settle(trx);
     const existing = await messageByWid(trx, companyId, message.id);
     if (existing) {
       if (existing.mediaPath || !message.media) return undefined;
@@ -227,6 +255,14 @@ export class InboundPipeline {
     return { message: row, ticket, contact, contactChanged: changed, createdTicket, rate };
   }
 
+  /** The driver's saved file of a message that was not stored (a replay, or a failed write): no row will ever own it. */
+  private async dropMedia({ companyId, message }: MessageReceived): Promise<void> {
+    if (!message.media) return;
+    await this.infra.media.remove(companyId, message.media.path).catch((err: unknown) => {
+      this.infra.log.warn({ err, file: message.media?.path }, 'inbound media not removed');
+    });
+  }
+
   /** After the commit: the new message and its ticket to the ticket's audience, a new or renamed contact to the company. */
   private async announce(connectionId: number, stored: Stored): Promise<void> {
     const ticket = await this.graphs.of(stored.ticket, stored.contact, await this.cache.connection(connectionId));
@@ -251,7 +287,7 @@ export class InboundPipeline {
    * A missed call becomes a call_log message on the caller's ticket (a new pending one when there
    * is none); with calls turned off the caller is asked to write instead.
    */
-  private async call(call: CallReceived): Promise<void> {
+  private async call(call: CallReceived, receipt: JournalReceipt): Promise<void> {
     const { connectionId, companyId } = call;
     const settings = await this.cache.companySettings(companyId);
     const at = new Date(call.timestamp);
@@ -269,6 +305,7 @@ export class InboundPipeline {
     };
     const outcome = await this.retrying(() =>
       this.infra.db.transaction(async (trx): Promise<Stored | undefined> => {
+        await receipt.settle(trx);
         if (await messageByWid(trx, companyId, message.id)) return undefined;
         const { contact, changed } = await upsertWhatsappContact(trx, {
           companyId,

@@ -1,13 +1,15 @@
 import type { Knex } from 'knex';
-import type { NormalizedMessage } from '../../channels/driver.js';
+import type { MediaType, NormalizedMessage } from '../../channels/driver.js';
 import { Message } from '../messages/message.model.js';
 import { Ticket } from '../tickets/ticket.model.js';
 
 /** The provider's raw message is kept (for replies and retries) only up to this size. */
 const RAW_MAX_CHARS = 64 * 1024;
 
-/** What the ticket list shows as the last message: the text, or what the media is. */
-export function lastMessageLabel(message: Pick<NormalizedMessage, 'body' | 'mediaType' | 'media' | 'location'>): string {
+/** What the ticket list shows as the last message: the text, or what the media is (a stored row's too). */
+export function lastMessageLabel(
+  message: Pick<NormalizedMessage, 'body' | 'location'> & { mediaType?: MediaType | null; media?: { name: string } },
+): string {
   const body = message.body.trim();
   if (body) return body;
   if (message.mediaType === 'locationMessage' || message.location) return 'Localização';

@@ -1,14 +1,14 @@
 import { z } from 'zod';
+import { idParam } from '../../http/validate.js';
 import { required } from '../users/users.schema.js';
 
 /** The bot reads '#' as "main menu" and '0' as "previous menu": no option may take them. */
 export const RESERVED_KEYS = ['#', '0'];
 
-const id = z.coerce.number({ error: 'Must be a number' }).int().positive();
 /** The parent option; null or -1 (the spec's "roots") put the option on the first level. */
 const parentId = z.preprocess(
   (value) => (value === -1 || value === '-1' || value === '' ? null : value),
-  id.nullable(),
+  idParam.nullable(),
 );
 
 const title = z.string({ error: required('Required') }).trim().min(1, 'Required').max(100, 'Too Long!');
@@ -25,7 +25,7 @@ const option = z.preprocess(
 );
 
 export const optionCreateSchema = z.object({
-  queueId: id,
+  queueId: idParam,
   parentId: parentId.default(null),
   title,
   message: message.default(''),
@@ -40,7 +40,7 @@ export const optionUpdateSchema = z.object({
 
 /** GET /api/queue-options: one level of a queue's menu, the first one by default (parentId -1). */
 export const listOptionsQuery = z.object({
-  queueId: id,
+  queueId: idParam,
   parentId: parentId.default(null),
 });
 

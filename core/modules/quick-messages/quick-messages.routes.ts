@@ -46,7 +46,7 @@ export function quickMessagesRoutes(c: Container): AppRouter {
 
   router.post('/quick-messages/:id/media-upload', auth, multipartBody(), async (ctx) => {
     const id = routeId(ctx.params.id, NOT_FOUND);
-    const file = await takeUpload(ctx);
+    const file = takeUpload(ctx);
     ctx.body = await quickMessages.attach(ctx.state.user, id, file);
   });
 

@@ -6,6 +6,7 @@ import type { UploadedFile } from '../media/media-upload.js';
 import { QuickMessage } from './quick-message.model.js';
 import { QUICK_MESSAGES_PAGE_SIZE, type CreateQuickMessageInput, type UpdateQuickMessageInput } from './quick-messages.schema.js';
 import { likePattern } from '../../db/like-pattern.js';
+import { displayFileName } from '../../storage/media-storage.js';
 
 /** A quick reply as the API shows it; `mediaUrl` is where the client fetches the attachment. */
 export interface QuickMessageView {
@@ -38,11 +39,6 @@ function toView(q: QuickMessage): QuickMessageView {
     createdAt: q.createdAt,
     updatedAt: q.updatedAt,
   };
-}
-
-/** What the list shows of the user's file name: no control characters, at most 255 characters. */
-function displayName(name: string): string {
-  return name.replace(/[\p{Cc}\p{Cf}]/gu, '').slice(-255) || 'file';
 }
 
 /**
@@ -124,12 +120,12 @@ export class QuickMessagesService {
   /** POST /quick-messages/:id/media-upload: stores the file and replaces the previous attachment. */
   async attach(actor: AuthUser, id: number, file: UploadedFile): Promise<QuickMessageView> {
     const current = await this.findEditable(actor, this.infra.db, id);
-    const stored = await this.infra.media.save(actor.companyId, file.name, file.data);
+    const stored = await this.infra.media.save(actor.companyId, file.name, file);
     let after: QuickMessage;
     try {
-      after = await QuickMessage.query(this.infra.db).patchAndFetchById(id, { mediaPath: stored, mediaName: displayName(file.name) });
+      after = await QuickMessage.query(this.infra.db).patchAndFetchById(id, { mediaPath: stored.name, mediaName: displayFileName(file.name) });
     } catch (err) {
-      await this.infra.media.remove(actor.companyId, stored);
+      await this.infra.media.remove(actor.companyId, stored.name);
       throw err;
     }
     await this.dropFile(current);

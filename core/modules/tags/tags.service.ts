@@ -3,6 +3,7 @@ import type objection from 'objection';
 import type { Infrastructure } from '../../container.js';
 import { isAdmin, type AuthUser } from '../../auth/auth-user.js';
 import { ForbiddenError, NotFoundError } from '../../errors.js';
+import { visibleTicket } from '../tickets/ticket-access.js';
 import { Tag } from './tag.model.js';
 import { TAGS_PAGE_SIZE, type CreateTagInput, type SyncTagsInput, type UpdateTagInput } from './tags.schema.js';
 import { likePattern } from '../../db/like-pattern.js';
@@ -112,14 +113,13 @@ export class TagsService {
   }
 
   /**
-   * POST /tags/sync: replaces a ticket's tags with `tags`. The ticket and every tag must be the
-   * caller's company's. Tags whose tickets count changed are announced with the new count.
+   * POST /tags/sync: replaces a ticket's tags with `tags`. The ticket must be one the caller may
+   * see, and every tag the caller's company's. Tags whose tickets count changed are announced with the new count.
    */
   async sync(actor: AuthUser, input: SyncTagsInput): Promise<{ ticketId: number; tags: TagView[] }> {
     const { ticketId } = input;
     const { tags, changed } = await this.infra.db.transaction(async (trx) => {
-      const ticket = await trx('tickets').where({ id: ticketId, companyId: actor.companyId }).first('id');
-      if (!ticket) throw new NotFoundError('ERR_NO_TICKET_FOUND');
+      await visibleTicket(trx, actor, ticketId);
       if (input.tags.length > 0) {
         const found = await Tag.query(trx).where('companyId', actor.companyId).whereIn('id', input.tags).resultSize();
         if (found !== input.tags.length) throw new NotFoundError('ERR_NO_TAG_FOUND');

@@ -11,11 +11,12 @@ type Audience = Pick<Ticket, 'id' | 'userId' | 'queueId'>;
 /**
  * Who may see a ticket (spec §4 and §6): admins, its user, users of its queue, and for a ticket
  * without queue the users whose allTicket is enabled. Those are rooms every socket is put in by
- * userTicketRooms, so an event reaches exactly those sockets. The ticket's own room is for a
- * chat box opened by someone else allowed (an admin's peek).
+ * userTicketRooms, so an event reaches exactly those sockets. The chat box's `ticket:<id>` room is
+ * deliberately not among them: everyone who may see the ticket is already here, and a socket that
+ * joined the chat box earlier must not keep hearing a ticket that moved out of its user's sight.
  */
 export function ticketRooms(ticket: Audience): string[] {
-  const rooms = ['admins', `ticket:${ticket.id}`, ticket.queueId ? `queue:${ticket.queueId}` : 'queueless'];
+  const rooms = ['admins', ticket.queueId ? `queue:${ticket.queueId}` : 'queueless'];
   if (ticket.userId) rooms.push(`user:${ticket.userId}`);
   return rooms;
 }

@@ -2,9 +2,8 @@ import type { QueryBuilder } from 'objection';
 import type { Infrastructure } from '../../container.js';
 import { isAdmin, type AuthUser } from '../../auth/auth-user.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
-import { canSee, loadViewer } from './ticket-access.js';
+import { visibleTicket } from './ticket-access.js';
 import { TicketNote } from './ticket-note.model.js';
-import { Ticket } from './ticket.model.js';
 import type { CreateNoteInput, ListNotesQuery } from './tickets.schema.js';
 
 /** A note as the ticket drawer shows it. */
@@ -32,12 +31,12 @@ function toView(note: TicketNote): TicketNoteView {
   };
 }
 
-/** Notes about a contact kept on a ticket: written and read by whoever may see the ticket; deleted by their author or an admin. */
+/** Notes about a contact kept on a ticket: written and read by whoever may see the ticket; deleted by their author or an admin who may see it. */
 export class TicketNotesService {
   constructor(private readonly infra: Pick<Infrastructure, 'db'>) {}
 
   async create(actor: AuthUser, input: CreateNoteInput): Promise<TicketNoteView> {
-    const ticket = await this.visibleTicket(actor, input.ticketId);
+    const ticket = await visibleTicket(this.infra.db, actor, input.ticketId);
     if (ticket.contactId !== input.contactId) throw new ValidationError('contactId: not the contact of this ticket');
     const note = await TicketNote.query(this.infra.db).insert({
       companyId: actor.companyId,
@@ -51,7 +50,7 @@ export class TicketNotesService {
 
   /** GET /ticket-notes/list: newest first. */
   async list(actor: AuthUser, query: ListNotesQuery): Promise<TicketNoteView[]> {
-    const ticket = await this.visibleTicket(actor, query.ticketId);
+    const ticket = await visibleTicket(this.infra.db, actor, query.ticketId);
     if (ticket.contactId !== query.contactId) return [];
     const notes = await this.withUser(TicketNote.query(this.infra.db).where({ companyId: actor.companyId, ticketId: ticket.id, contactId: ticket.contactId }))
       .orderBy('createdAt', 'desc')
@@ -62,16 +61,10 @@ export class TicketNotesService {
   async remove(actor: AuthUser, id: number): Promise<TicketNoteView> {
     const note = await this.withUser(TicketNote.query(this.infra.db).findOne({ id, companyId: actor.companyId }));
     if (!note) throw new NotFoundError('ERR_NO_TICKET_NOTE_FOUND');
+    await visibleTicket(this.infra.db, actor, note.ticketId);
     if (note.userId !== actor.id && !isAdmin(actor)) throw new ForbiddenError();
     await TicketNote.query(this.infra.db).deleteById(id);
     return toView(note);
-  }
-
-  private async visibleTicket(actor: AuthUser, ticketId: number): Promise<Ticket> {
-    const ticket = await Ticket.query(this.infra.db).findOne({ id: ticketId, companyId: actor.companyId });
-    if (!ticket) throw new NotFoundError('ERR_NO_TICKET_FOUND');
-    if (!canSee(await loadViewer(this.infra.db, actor), ticket)) throw new ForbiddenError();
-    return ticket;
   }
 
   private withUser<Q extends QueryBuilder<TicketNote, TicketNote[]> | QueryBuilder<TicketNote, TicketNote | undefined>>(query: Q): Q {

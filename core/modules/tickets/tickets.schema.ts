@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanQuery, idParam, pageNumberQuery } from '../../http/validate.js';
+import { booleanQuery, id, idParam, pageNumberQuery } from '../../http/validate.js';
 import { required } from '../users/users.schema.js';
 
 /** GET /tickets: 40 a page, newest update first. */
@@ -47,7 +47,7 @@ export const listTicketsQuery = z.object({
 
 /** POST /tickets: the ticket opens assigned to the caller; `userId` and `status` are the client's echo and ignored. */
 export const createTicketSchema = z.object({
-  contactId: z.coerce.number({ error: required('Selecione um contato') }).int().positive('Selecione um contato'),
+  contactId: z.coerce.number({ error: required('Selecione um contato') }).int().positive('Selecione um contato').pipe(id),
   queueId: idParam.nullish(),
   whatsappId: idParam.nullish(),
   userId: idParam.nullish(),

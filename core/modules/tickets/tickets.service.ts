@@ -12,7 +12,7 @@ import { Queue } from '../queues/queue.model.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import { User } from '../users/user.model.js';
 import { Whatsapp } from '../whatsapp/whatsapp.model.js';
-import { canSee, loadViewer } from './ticket-access.js';
+import { assertVisible, loadViewer, visibleTicket } from './ticket-access.js';
 import type { TicketEvents } from './ticket-events.js';
 import { Ticket } from './ticket.model.js';
 import { loadTicket, withTicketGraph } from './ticket-view.js';
@@ -131,11 +131,11 @@ export class TicketsService {
 
   /** A ticket with its graph: 404 for another company's, 403 when the caller may not see it. */
   async show(actor: AuthUser, id: number): Promise<Ticket> {
-    return this.visible(actor, await loadTicket(this.infra.db, actor.companyId, id));
+    return visibleTicket(this.infra.db, actor, id, loadTicket);
   }
 
   async showByUuid(actor: AuthUser, uuid: string): Promise<Ticket> {
-    return this.visible(actor, await withTicketGraph(Ticket.query(this.infra.db).findOne({ 'tickets.uuid': uuid, 'tickets.companyId': actor.companyId })));
+    return assertVisible(this.infra.db, actor, await withTicketGraph(Ticket.query(this.infra.db).findOne({ 'tickets.uuid': uuid, 'tickets.companyId': actor.companyId })));
   }
 
   // ---- writes from the API ----------------------------------------------------------------------
@@ -176,11 +176,9 @@ export class TicketsService {
   async update(actor: AuthUser, id: number, input: UpdateTicketInput): Promise<Ticket> {
     const before = await this.guardOpenTicket(() =>
       this.infra.db.transaction(async (trx) => {
-        const ticket = await this.lock(trx, actor.companyId, id);
-        const viewer = await loadViewer(trx, actor);
-        if (!canSee(viewer, ticket)) throw new ForbiddenError();
+        const ticket = await assertVisible(trx, actor, await this.lock(trx, actor.companyId, id));
         const step = classify(ticket, input, actor.id);
-        if (ticket.status === 'closed' && step.kind === 'transfer' && !viewer.admin) {
+        if (ticket.status === 'closed' && step.kind === 'transfer' && !isAdmin(actor)) {
           throw new ForbiddenError('ERR_NO_PERMISSION', 'A resolved ticket can only be reopened');
         }
         await this.apply(trx, ticket, step, actor, input);
@@ -198,8 +196,7 @@ export class TicketsService {
   /** DELETE /tickets/:id (admins): messages, notes and tracking go with it (foreign keys cascade). */
   async remove(actor: AuthUser, id: number): Promise<void> {
     if (!isAdmin(actor)) throw new ForbiddenError();
-    const ticket = await Ticket.query(this.infra.db).findOne({ id, companyId: actor.companyId });
-    if (!ticket) throw new NotFoundError('ERR_NO_TICKET_FOUND');
+    const ticket = await visibleTicket(this.infra.db, actor, id);
     await Ticket.query(this.infra.db).deleteById(id);
     this.deps.events.deleted(ticket);
   }
@@ -457,12 +454,6 @@ export class TicketsService {
     if (!opensAttendance) return write();
     const key = { companyId: ticket.companyId, contactId: ticket.contactId, whatsappId: patch.whatsappId ?? ticket.whatsappId, exceptId: ticket.id };
     return uniqueOr(write, () => new OpenTicketRace(key));
-  }
-
-  private async visible(actor: AuthUser, ticket: Ticket | undefined): Promise<Ticket> {
-    if (!ticket) throw new NotFoundError('ERR_NO_TICKET_FOUND');
-    if (!canSee(await loadViewer(this.infra.db, actor), ticket)) throw new ForbiddenError();
-    return ticket;
   }
 
   private async announce(companyId: number, ticketId: number, before: Audience): Promise<Ticket> {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam, pageNumberQuery } from '../../http/validate.js';
+import { id, idParam, pageNumberQuery } from '../../http/validate.js';
 
 /** Error map: `message` when the field is missing, zod's own message otherwise. */
 export const required =
@@ -11,8 +11,6 @@ export const required =
 export function emailField(invalid: string, missing: string) {
   return z.string({ error: required(missing) }).trim().toLowerCase().max(255, invalid).pipe(z.email(invalid));
 }
-
-const id = z.number({ error: 'Must be a number' }).int().positive();
 
 const name = z.string({ error: required('Required') }).trim().min(2, 'Too Short!').max(50, 'Too Long!');
 const email = emailField('Invalid email', 'Required');

@@ -8,6 +8,7 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '.
 import { Events } from '../../events/event-bus.js';
 import { Company } from '../companies/company.model.js';
 import { Queue } from '../queues/queue.model.js';
+import type { Setting } from '../settings/setting.model.js';
 import { Whatsapp } from '../whatsapp/whatsapp.model.js';
 import { User } from './user.model.js';
 import { USERS_PAGE_SIZE } from './users.schema.js';
@@ -33,6 +34,9 @@ export interface CreateUserInput {
   whatsappId?: number | null;
   queueIds?: number[];
 }
+
+/** A new user whose password the caller hashed before opening its transaction (hashing is slow). */
+export type HashedUserInput = Omit<CreateUserInput, 'password'> & { passwordHash: string };
 
 export type UpdateUserInput = Partial<CreateUserInput>;
 
@@ -91,9 +95,11 @@ export type AuthRow = Pick<User, 'id' | 'companyId' | 'name' | 'email' | 'profil
 const graphModifiers = {
   queueSummary: (qb: objection.QueryBuilder<Queue>) => qb.select('queues.id', 'queues.name', 'queues.color').orderBy('queues.name'),
   whatsappSummary: (qb: objection.QueryBuilder<Whatsapp>) => qb.select('whatsapps.id', 'whatsapps.name'),
+  // PostgreSQL answers rows without an order by in whatever order its plan reads them.
+  byKey: (qb: objection.QueryBuilder<Setting>) => qb.orderBy('settings.key'),
 };
 const VIEW_GRAPH = '[queues(queueSummary), whatsapp(whatsappSummary)]';
-const SESSION_GRAPH = '[queues(queueSummary), company.settings]';
+const SESSION_GRAPH = '[queues(queueSummary), company.settings(byKey)]';
 
 /** What every answer about a user holds; secrets never among it. */
 function userFields(user: User) {
@@ -161,8 +167,8 @@ export class UsersService {
    * Creates a user in `companyId`: unique e-mail, within the plan's user limit, queues and default
    * connection of that company only. Runs in `trx` when given (its events wait for its commit).
    */
-  async create(companyId: number, input: CreateUserInput, trx?: Knex.Transaction): Promise<User> {
-    const passwordHash = await hashPassword(input.password);
+  async create(companyId: number, input: CreateUserInput | HashedUserInput, trx?: Knex.Transaction): Promise<User> {
+    const passwordHash = 'passwordHash' in input ? input.passwordHash : await hashPassword(input.password);
     const insert = async (db: Knex): Promise<User> => {
       const email = input.email.trim().toLowerCase();
       await this.assertEmailFree(db, email);
@@ -324,30 +330,45 @@ export class UsersService {
   }
 
   /**
-   * Stores a new session (token version and refresh token id) when the row still holds the
-   * expected one; false when another login, logout or refresh changed it first.
+   * Starts a new session: the token version goes up by one in a single statement, so of several
+   * logins at the same moment each gets its own version and the last one written is the session.
+   * Answers that version, or undefined when the user is gone.
    */
-  async storeSession(
-    id: number,
-    expected: { tokenVersion: number; refreshTokenId?: string },
-    next: { tokenVersion: number; refreshTokenId: string },
-  ): Promise<boolean> {
-    const query = User.query(this.infra.db).findById(id).where('tokenVersion', expected.tokenVersion);
-    if (expected.refreshTokenId !== undefined) query.where('refreshTokenId', expected.refreshTokenId);
-    const updated = await query.patch({
-      ...next,
-      previousRefreshTokenId: expected.refreshTokenId ?? null,
-      refreshRotatedAt: new Date().toISOString(),
-      online: true,
-    });
+  async startSession(id: number, refreshTokenId: string): Promise<number | undefined> {
+    const row = (await User.query(this.infra.db)
+      .findById(id)
+      .patch({
+        tokenVersion: raw('?? + 1', ['tokenVersion']),
+        refreshTokenId,
+        previousRefreshTokenId: null,
+        refreshRotatedAt: new Date().toISOString(),
+      })
+      .returning('tokenVersion')) as unknown as Pick<User, 'tokenVersion'> | undefined;
+    return row?.tokenVersion;
+  }
+
+  /**
+   * Rotates the refresh token id of the current session when the row still holds the expected
+   * one; false when another login, logout or refresh changed it first.
+   */
+  async rotateRefreshToken(id: number, expected: { tokenVersion: number; refreshTokenId: string }, next: string): Promise<boolean> {
+    const updated = await User.query(this.infra.db)
+      .findById(id)
+      .where(expected)
+      .patch({ refreshTokenId: next, previousRefreshTokenId: expected.refreshTokenId, refreshRotatedAt: new Date().toISOString() });
     return updated === 1;
   }
 
-  /** Ends every session of a user: tokens stop working, sockets close, the user shows offline. */
+  /** Replaces an outdated password hash with `next`, unless the password changed meanwhile. */
+  async rehashPassword(id: number, current: string, next: string): Promise<void> {
+    await User.query(this.infra.db).findById(id).where('passwordHash', current).patch({ passwordHash: next });
+  }
+
+  /** Ends every session of a user: tokens stop working and sockets close (which marks them offline). */
   async endSessions(id: number, reason: string): Promise<void> {
     await User.query(this.infra.db)
       .findById(id)
-      .patch({ tokenVersion: raw('?? + 1', ['tokenVersion']), refreshTokenId: null, online: false });
+      .patch({ tokenVersion: raw('?? + 1', ['tokenVersion']), refreshTokenId: null });
     this.infra.realtime.disconnectUser(id, reason);
     await this.publishUpdate(id);
   }
@@ -363,7 +384,7 @@ export class UsersService {
     await User.query(this.infra.db).where('online', true).patch({ online: false });
   }
 
-  /** Tells the company a user changed (online state after login or logout). */
+  /** Tells the company a user's row changed (after a login or logout). */
   async publishUpdate(id: number): Promise<void> {
     const user = await User.query(this.infra.db).findById(id).withGraphFetched(VIEW_GRAPH).modifiers(graphModifiers);
     if (user) this.publish(user.companyId, { action: 'update', user: toUserView(user) });

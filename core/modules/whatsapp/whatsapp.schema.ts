@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { id } from '../../http/validate.js';
 import { required } from '../users/users.schema.js';
 
 const name = z.string({ error: required('Required') }).trim().min(2, 'Too Short!').max(50, 'Too Long!');
@@ -9,7 +10,6 @@ const wholeNumber = () =>
 const count = z.preprocess((value) => (value === '' || value === null ? undefined : value), wholeNumber().optional());
 /** Numbers that may be cleared: '' and null store null. */
 const nullableCount = z.preprocess((value) => (value === '' ? null : value), wholeNumber().nullable().optional());
-const id = z.number({ error: 'Must be a number' }).int().positive();
 const nullableId = z.preprocess((value) => (value === '' ? null : value), id.nullable());
 const queueIds = z
   .array(id)

@@ -10,19 +10,9 @@ import { AttachmentField } from '../../../web/src/components/attachment-field';
 import { ModalFooter } from '../../../web/src/components/modal-footer';
 import { useLoadOnOpen } from '../../../web/src/components/use-load-on-open';
 import { useSubmitGuard } from '../../../web/src/components/use-submit-guard';
+import { companyTimezone, DATE_TIME_FORMAT, wallClockOf, zonedText } from '../../../web/src/layout/dates';
 import { useContactSearch, type ContactChoice } from '../../../web/src/pages/tickets/new-ticket-modal';
-import {
-  companyTimezone,
-  DISPLAY_FORMAT,
-  mayChange,
-  scheduleChannel,
-  toWallClock,
-  WALL_CLOCK,
-  wallClockNow,
-  zonedText,
-  type ScheduleFrame,
-  type ScheduleRecord,
-} from './schedule-record';
+import { mayChange, scheduleChannel, WALL_CLOCK, type ScheduleFrame, type ScheduleRecord } from './schedule-record';
 
 /** What opens the dialog: a schedule to show, or a new one (for a contact, on a day). */
 export interface ScheduleTarget {
@@ -59,8 +49,8 @@ function fieldErrors(err: unknown): { name: (typeof FIELDS)[number]; errors: str
 
 /** A new schedule's send time: now + 1 hour, on the chosen day when one was clicked (company wall clock). */
 function defaultSendAt(tz: string, day?: string): Dayjs {
-  const soon = wallClockNow(tz).add(1, 'hour');
-  if (!day || day === wallClockNow(tz).format('YYYY-MM-DD')) return soon;
+  const soon = wallClockOf(new Date(), tz).add(1, 'hour');
+  if (!day || day === wallClockOf(new Date(), tz).format('YYYY-MM-DD')) return soon;
   return dayjs(day).hour(soon.hour()).minute(soon.minute());
 }
 
@@ -102,7 +92,7 @@ export function ScheduleModal({ open, target, onClose }: ScheduleModalProps) {
     onLoad: (schedule) => {
       setRecord(schedule);
       setPicked({ id: schedule.contact.id, name: schedule.contact.name, number: schedule.contact.number });
-      form.setFieldsValue({ contactId: schedule.contactId, body: schedule.body, sendAt: toWallClock(schedule.sendAt, tz) });
+      form.setFieldsValue({ contactId: schedule.contactId, body: schedule.body, sendAt: wallClockOf(schedule.sendAt, tz) });
     },
     errorText: (err) => errorText(err, t),
     onClose,
@@ -230,15 +220,15 @@ export function ScheduleModal({ open, target, onClose }: ScheduleModalProps) {
               {
                 // The server takes up to a minute late; the picker's minutes make "before this minute" the same rule.
                 validator: (_, value?: Dayjs) =>
-                  readOnly || !value || !value.isBefore(wallClockNow(tz).startOf('minute')) ? Promise.resolve() : Promise.reject(new Error(t('validation.future'))),
+                  readOnly || !value || !value.isBefore(wallClockOf(new Date(), tz).startOf('minute')) ? Promise.resolve() : Promise.reject(new Error(t('validation.future'))),
               },
             ]}
           >
             <DatePicker
               showTime={{ format: 'HH:mm' }}
-              format={DISPLAY_FORMAT}
+              format={DATE_TIME_FORMAT}
               needConfirm={false}
-              disabledDate={(day) => day.isBefore(wallClockNow(tz).startOf('day'))}
+              disabledDate={(day) => day.isBefore(wallClockOf(new Date(), tz).startOf('day'))}
               style={{ width: '100%' }}
             />
           </Form.Item>

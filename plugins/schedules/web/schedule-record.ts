@@ -1,10 +1,4 @@
-import dayjs, { type Dayjs } from 'dayjs';
-import timezone from 'dayjs/plugin/timezone';
-import utc from 'dayjs/plugin/utc';
 import type { SessionUser } from '../../../web/src/api/types';
-
-dayjs.extend(utc);
-dayjs.extend(timezone);
 
 export type ScheduleStatus = 'PENDENTE' | 'AGENDADA' | 'ENVIADA' | 'ERRO';
 
@@ -35,38 +29,8 @@ export const scheduleChannel = (companyId: number) => `company${companyId}-sched
 /** antd Tag presets per status. */
 export const STATUS_COLORS: Record<ScheduleStatus, string> = { PENDENTE: 'blue', AGENDADA: 'gold', ENVIADA: 'green', ERRO: 'red' };
 
-const DEFAULT_TIMEZONE = 'America/Sao_Paulo';
-/** The wall-clock format the API takes for sendAt. */
+/** The wall-clock format the API takes for sendAt (the company's clock). */
 export const WALL_CLOCK = 'YYYY-MM-DDTHH:mm';
-export const DISPLAY_FORMAT = 'DD/MM/YYYY HH:mm';
-
-/** The company's timezone setting: every time on this page is shown and typed in it. */
-export function companyTimezone(user: SessionUser | null): string {
-  return user?.company.settings.find((s) => s.key === 'timezone')?.value || DEFAULT_TIMEZONE;
-}
-
-/** The company-local day of an instant, YYYY-MM-DD. */
-export function zonedDay(instant: string, tz: string): string {
-  return dayjs(instant).tz(tz).format('YYYY-MM-DD');
-}
-
-/** An instant written in the company's timezone, DD/MM/YYYY HH:mm by default. */
-export function zonedText(instant: string | null, tz: string, format = DISPLAY_FORMAT): string {
-  return instant ? dayjs(instant).tz(tz).format(format) : '';
-}
-
-/**
- * The pickers work on browser-local Dayjs values; these carry the company's wall clock instead
- * (a picker showing 14:00 means 14:00 in the company's timezone, wherever the browser is).
- */
-export function toWallClock(instant: string, tz: string): Dayjs {
-  return dayjs(dayjs(instant).tz(tz).format(WALL_CLOCK));
-}
-
-/** The company's wall clock now. */
-export function wallClockNow(tz: string): Dayjs {
-  return toWallClock(new Date().toISOString(), tz);
-}
 
 /** The author and admins may change or delete a schedule (the server answers 403 to others). */
 export function mayChange(schedule: ScheduleRecord, user: SessionUser | null): boolean {

@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { Badge, Button, Calendar, Empty, Flex, Spin, Typography, theme } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { RowActions } from '../../../web/src/components/row-actions';
-import { zonedText, type ScheduleRecord, type ScheduleStatus } from './schedule-record';
+import { wallClockOf, zonedText } from '../../../web/src/layout/dates';
+import type { ScheduleRecord, ScheduleStatus } from './schedule-record';
 import { useScheduleCalendar } from './use-schedule-calendar';
 
 export interface ScheduleActions {
@@ -74,7 +75,7 @@ function ScheduleChip({ schedule, tz, actions }: { schedule: ScheduleRecord; tz:
 export function SchedulesCalendar({ tz, compact, onAdd, actions }: SchedulesCalendarProps) {
   const { t } = useTranslation('schedules');
   const { token } = theme.useToken();
-  const [selected, setSelected] = useState<Dayjs>(() => dayjs());
+  const [selected, setSelected] = useState<Dayjs>(() => wallClockOf(new Date(), tz));
   const { byDay, loading } = useScheduleCalendar(selected, tz);
   const selectedDay = selected.format('YYYY-MM-DD');
   const daySchedules = byDay.get(selectedDay) ?? [];

@@ -9,10 +9,12 @@ import { InfiniteTable } from '../../../web/src/components/infinite-table';
 import { ListHeader } from '../../../web/src/components/list-header';
 import { actionsColumn, RowActions } from '../../../web/src/components/row-actions';
 import { useConfirmDelete } from '../../../web/src/components/use-confirm-delete';
+import { CompanyZoneNote } from '../../../web/src/components/zoned-time';
 import { usePagedList } from '../../../web/src/hooks/use-paged-list';
 import { registerTranslations } from '../../../web/src/i18n';
+import { companyTimezone, zonedText } from '../../../web/src/layout/dates';
 import { ScheduleModal, type ScheduleTarget } from './schedule-modal';
-import { byNewestSendAt, companyTimezone, mayChange, scheduleChannel, STATUS_COLORS, zonedText, type ScheduleRecord } from './schedule-record';
+import { byNewestSendAt, mayChange, scheduleChannel, STATUS_COLORS, type ScheduleRecord } from './schedule-record';
 import { SchedulesCalendar, type ScheduleActions } from './schedules-calendar';
 import { scheduleErrorTranslations, schedulesTranslations } from './schedules.i18n';
 
@@ -120,6 +122,7 @@ export default function SchedulesPage() {
         search={view === 'list' ? { value: search, onChange: setSearch, placeholder: t('searchPlaceholder') } : undefined}
         add={{ label: t('add'), shortLabel: t('addShort'), onClick: () => open({ scheduleId: null }) }}
       />
+      <CompanyZoneNote />
       <Tabs
         activeKey={view}
         onChange={(key) => setView(key as View)}

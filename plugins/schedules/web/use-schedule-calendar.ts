@@ -4,7 +4,8 @@ import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../web/src/api/client';
 import { useAuth } from '../../../web/src/auth/auth-provider';
-import { scheduleChannel, zonedDay, type ScheduleFrame, type ScheduleRecord } from './schedule-record';
+import { zonedDay } from '../../../web/src/layout/dates';
+import { scheduleChannel, type ScheduleFrame, type ScheduleRecord } from './schedule-record';
 
 export interface ScheduleCalendar {
   /** The schedules of each company-local day (YYYY-MM-DD), by send time. */

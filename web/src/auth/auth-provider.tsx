@@ -2,7 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api, refreshSession, setSignedOutHandler, setToken } from '../api/client';
-import type { LoginAnswer, Plan, SessionUser } from '../api/types';
+import type { LoginAnswer, Plan, SessionUser, Setting } from '../api/types';
 import { RealtimeClient } from '../realtime/realtime-client';
 
 export type SessionStatus = 'loading' | 'signedIn' | 'signedOut';
@@ -94,9 +94,20 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       if (event.action === 'update' && event.user?.id === user.id) setUser((current) => (current ? { ...current, ...event.user } : current));
       if (event.action === 'delete' && event.userId === user.id) signedOut();
     });
+    // The company's settings travel with the session (its timezone is every page's clock).
+    const offSettings = realtime.on(`company-${user.companyId}-settings`, (data) => {
+      const { action, setting } = data as { action?: string; setting?: Setting };
+      if (action !== 'update' || !setting) return;
+      setUser((current) => {
+        if (!current) return current;
+        const settings = [...current.company.settings.filter((s) => s.key !== setting.key), { key: setting.key, value: setting.value }];
+        return { ...current, company: { ...current.company, settings } };
+      });
+    });
     return () => {
       offAuth();
       offUser();
+      offSettings();
     };
   }, [user, realtime, message, t, signedOut]);
 

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Button, Drawer, Flex, Layout, Menu, Popover, Slider, Space, Tooltip, Typography, theme } from 'antd';
 import { MenuOutlined, MoonOutlined, ReloadOutlined, SoundOutlined, SunOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { useLocation } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import { api } from '../api/client';
 import { useAuth } from '../auth/auth-provider';
 import { useThemePreference } from '../theme/theme-preference';
@@ -77,13 +77,18 @@ export function MainLayout({ children }: { children: ReactNode }) {
     const visible = visiblePages(gateContext).filter((p) => p.menu);
     const entry = (p: (typeof visible)[number]) => {
       const { href, icon, labelKey, badge: Badge } = p.menu!;
-      const label = Badge ? (
-        <Flex align="center" justify="space-between" gap={8}>
-          {t(labelKey)}
-          <Badge />
-        </Flex>
-      ) : (
-        t(labelKey)
+      // A real link: it opens in a new tab on a middle or ctrl click (antd stretches it over the item).
+      const label = (
+        <Link href={href}>
+          {Badge ? (
+            <Flex align="center" justify="space-between" gap={8}>
+              {t(labelKey)}
+              <Badge />
+            </Flex>
+          ) : (
+            t(labelKey)
+          )}
+        </Link>
       );
       return { key: href, icon, label };
     };
@@ -107,8 +112,9 @@ export function MainLayout({ children }: { children: ReactNode }) {
         selectedKeys={[selected]}
         items={items}
         style={{ flex: 1, borderInlineEnd: 0, overflowY: 'auto' }}
-        onClick={({ key }) => {
-          navigate(key);
+        onClick={({ key, domEvent }) => {
+          // The link follows clicks (and Enter on itself); Enter on the focused item lands here only.
+          if (domEvent.type === 'keydown' && !(domEvent.target instanceof HTMLAnchorElement)) navigate(key);
           if (narrow) setOpen(false);
         }}
         data-testid="main-menu"

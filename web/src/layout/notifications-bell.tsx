@@ -2,15 +2,17 @@ import { useEffect, useRef, useState } from 'react';
 import { Avatar, Badge, Button, Empty, Flex, Popover, Tooltip, Typography, theme } from 'antd';
 import { BellOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { useLocation } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import { api } from '../api/client';
 import type { SessionUser, Ticket } from '../api/types';
 import { useAuth } from '../auth/auth-provider';
 import { registerTranslations } from '../i18n';
+import { MessageText } from '../pages/tickets/conversation/message-text';
 import { playChime, prepareAlerts, showBrowserNotification } from '../pages/tickets/message-alerts';
 import { notificationsTranslations } from '../pages/tickets/notifications.i18n';
 import { byUpdatedDesc, inNotificationList, initials, notifies, ticketTime } from '../pages/tickets/ticket-rules';
 import type { MessageFrame, TicketFrame } from '../pages/tickets/use-tickets-list';
+import { useCompanyClock } from './use-company-clock';
 
 registerTranslations('notifications', notificationsTranslations);
 
@@ -122,18 +124,19 @@ function useUnreadTickets(user: SessionUser | null, onOpen: (uuid: string) => vo
   return tickets;
 }
 
-function UnreadList({ tickets, onPick }: { tickets: Ticket[]; onPick(ticket: Ticket): void }) {
+function UnreadList({ tickets, onPick }: { tickets: Ticket[]; onPick(): void }) {
   const { t } = useTranslation('notifications');
   const { token } = theme.useToken();
+  const clock = useCompanyClock();
   if (tickets.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('empty')} style={{ margin: 16 }} />;
   return (
-    <Flex vertical role="list" style={{ maxHeight: 400, overflowY: 'auto', marginInline: -4 }} data-testid="notifications-list">
+    <Flex vertical style={{ maxHeight: 400, overflowY: 'auto', marginInline: -4 }} data-testid="notifications-list">
       {tickets.map((ticket) => (
-        <button
+        <Link
           key={ticket.id}
-          type="button"
-          role="listitem"
-          onClick={() => onPick(ticket)}
+          href={`/tickets/${ticket.uuid}`}
+          onClick={onPick}
+          data-testid="notification-link"
           style={{
             display: 'flex',
             alignItems: 'center',
@@ -158,17 +161,17 @@ function UnreadList({ tickets, onPick }: { tickets: Ticket[]; onPick(ticket: Tic
                 {ticket.contact?.name}
               </Typography.Text>
               <Typography.Text type="secondary" style={{ fontSize: token.fontSizeSM }}>
-                {ticketTime(ticket.updatedAt)}
+                {ticketTime(ticket.updatedAt, clock.zone)}
               </Typography.Text>
             </Flex>
             <Flex gap={8} align="center">
               <Typography.Text type="secondary" ellipsis style={{ flex: 1, minWidth: 0 }}>
-                {ticket.lastMessage}
+                <MessageText text={ticket.lastMessage} inline />
               </Typography.Text>
               <Badge count={ticket.unreadMessages} color={token.colorSuccess} title={t('unread', { count: ticket.unreadMessages })} />
             </Flex>
           </Flex>
-        </button>
+        </Link>
       ))}
     </Flex>
   );
@@ -195,7 +198,7 @@ export function NotificationsBell() {
       title={t('title')}
       content={
         <div style={{ width: 'min(320px, calc(100vw - 48px))' }}>
-          <UnreadList tickets={tickets} onPick={(ticket) => openTicket(ticket.uuid)} />
+          <UnreadList tickets={tickets} onPick={() => setOpen(false)} />
         </div>
       }
     >

@@ -1,15 +1,14 @@
 import { Flex, Grid, Tag, Typography, theme, type TableColumnsType } from 'antd';
 import { CheckCircleFilled } from '@ant-design/icons';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { InfiniteTable } from '../../components/infinite-table';
 import { actionsColumn, RowActions } from '../../components/row-actions';
+import { useCompanyClock } from '../../layout/use-company-clock';
 import type { Connection } from './connections.types';
 import { SessionActions } from './session-actions';
 import { StatusIcon } from './status-icon';
 
 /** The spec's format for a connection's last update. */
-const formatUpdate = (value: string) => (value ? dayjs(value).format('DD/MM/YY HH:mm') : '');
 
 interface ConnectionsTableProps {
   items: Connection[];
@@ -32,6 +31,8 @@ export function ConnectionsTable({ items, loading, sessionActions, rowActions, o
   const { token } = theme.useToken();
   const screens = Grid.useBreakpoint();
   const compact = !screens.md;
+  const clock = useCompanyClock();
+  const formatUpdate = (value: string) => clock.format(value, 'DD/MM/YY HH:mm');
 
   const defaultFlag = (isDefault: boolean) =>
     isDefault ? <CheckCircleFilled role="img" aria-label={t('columns.default')} style={{ color: token.colorSuccess }} /> : null;

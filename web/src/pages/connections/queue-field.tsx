@@ -1,6 +1,7 @@
-import { Form, Select, Tag } from 'antd';
+import { Form, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Choices } from '../users/use-user-choices';
+import { ColorChip } from '../../components/color-chip';
 
 interface QueueFieldProps {
   name: 'queueIds' | 'transferQueueId';
@@ -28,9 +29,9 @@ export function QueueField({ name, label, queues, multiple, placeholder }: Queue
           optionFilterProp="label"
           options={queues.items.map((q) => ({ value: q.id, label: q.name }))}
           tagRender={({ value, label: text, onClose, closable }) => (
-            <Tag color={colorOf(value)} closable={closable} onClose={onClose} style={{ marginInlineEnd: 4 }}>
+            <ColorChip color={colorOf(value)} closable={closable} onClose={onClose} style={{ marginInlineEnd: 4 }}>
               {text}
-            </Tag>
+            </ColorChip>
           )}
         />
       </Form.Item>

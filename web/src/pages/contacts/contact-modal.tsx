@@ -5,8 +5,13 @@ import { api } from '../../api/client';
 import { ModalFooter } from '../../components/modal-footer';
 import { useLoadOnOpen } from '../../components/use-load-on-open';
 import { useSubmitGuard } from '../../components/use-submit-guard';
+import { registerTranslations } from '../../i18n';
 import { contactErrorText } from './contact-errors';
+import { contactsTranslations } from './contacts.i18n';
 import type { ContactDetail } from './contacts.types';
+
+// The new ticket dialog opens this modal too: it brings its own strings.
+registerTranslations('contacts', contactsTranslations);
 
 interface FormValues {
   name: string;
@@ -19,7 +24,11 @@ export interface ContactModalProps {
   open: boolean;
   /** null adds a contact. */
   contactId: number | null;
+  /** A new contact's fields filled in advance (what was typed in a search). */
+  prefill?: Partial<Pick<FormValues, 'name' | 'number'>>;
   onClose(): void;
+  /** Called with a contact just added, after the modal closes. */
+  onCreated?(contact: ContactDetail): void;
 }
 
 const DEFAULTS: FormValues = { name: '', number: '', email: '', extraInfo: [] };
@@ -30,7 +39,7 @@ const trim = (value: unknown) => (typeof value === 'string' ? value.trim() : val
 const digits = (value: unknown) => (typeof value === 'string' ? value.replace(FORMATTING, '') : value);
 
 /** Add or edit a contact: name, WhatsApp number, e-mail and extra name/value fields. */
-export function ContactModal({ open, contactId, onClose }: ContactModalProps) {
+export function ContactModal({ open, contactId, prefill, onClose, onCreated }: ContactModalProps) {
   const { t } = useTranslation('contacts');
   const { message } = App.useApp();
   const [form] = Form.useForm<FormValues>();
@@ -39,7 +48,10 @@ export function ContactModal({ open, contactId, onClose }: ContactModalProps) {
   const loading = useLoadOnOpen<ContactDetail>({
     open,
     path: contactId === null ? null : `/contacts/${contactId}`,
-    onOpen: () => form.resetFields(),
+    onOpen: () => {
+      form.resetFields();
+      if (prefill) form.setFieldsValue(prefill);
+    },
     onLoad: (contact) =>
       form.setFieldsValue({
         name: contact.name,
@@ -60,10 +72,11 @@ export function ContactModal({ open, contactId, onClose }: ContactModalProps) {
       extraInfo: (values.extraInfo ?? []).map((f) => ({ name: f.name.trim(), value: f.value ?? '' })),
     };
     return guard(
-      () => (creating ? api.post('/contacts', body) : api.put(`/contacts/${contactId}`, body)),
-      () => {
+      () => (creating ? api.post<ContactDetail>('/contacts', body) : api.put<ContactDetail>(`/contacts/${contactId}`, body)),
+      (contact) => {
         void message.success(t('modal.saved'));
         onClose();
+        if (creating) onCreated?.(contact);
       },
     );
   };

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { App, Avatar, Button, Flex, Grid, Tooltip, Typography, theme, type TableColumnsType } from 'antd';
 import { DownloadOutlined, ScheduleOutlined, UploadOutlined, WhatsAppOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { useLocation } from 'wouter';
+import { Link } from 'wouter';
 import { api, getToken, refreshSession } from '../../api/client';
 import { useAuth } from '../../auth/auth-provider';
 import { InfiniteTable } from '../../components/infinite-table';
@@ -51,7 +51,6 @@ export default function ContactsPage() {
   const { token } = theme.useToken();
   const { message } = App.useApp();
   const { user: me, plan, realtime } = useAuth();
-  const [, navigate] = useLocation();
   const screens = Grid.useBreakpoint();
   const compact = !screens.sm;
   const [search, setSearch] = useState('');
@@ -150,12 +149,9 @@ export default function ContactsPage() {
         </Tooltip>
         {maySchedule ? (
           <Tooltip title={t('schedule')}>
-            <Button
-              type="text"
-              icon={<ScheduleOutlined />}
-              aria-label={t('scheduleFor', { name: contact.name })}
-              onClick={() => navigate(`/schedules?contactId=${contact.id}`)}
-            />
+            <Link href={`/schedules?contactId=${contact.id}`} asChild>
+              <Button type="text" icon={<ScheduleOutlined />} aria-label={t('scheduleFor', { name: contact.name })} />
+            </Link>
           </Tooltip>
         ) : null}
         <RowActions

@@ -32,10 +32,10 @@ export const contactsTranslations: Translations = {
       saved: 'Contato salvo com sucesso.',
     },
     validation: {
-      required: 'Required',
-      tooShort: 'Too Short!',
-      tooLong: 'Too Long!',
-      invalidEmail: 'Invalid email',
+      required: 'Obrigatório',
+      tooShort: 'Muito curto!',
+      tooLong: 'Muito longo!',
+      invalidEmail: 'Email inválido',
       digitsOnly: 'Apenas números',
     },
     importer: {

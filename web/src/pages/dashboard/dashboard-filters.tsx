@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { App, Button, Flex, Form, Select } from 'antd';
 import { FilterOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { CompanyZoneNote } from '../../components/zoned-time';
 import { apiDay } from './dashboard-format';
 import { DateRangeFields, type DateRange } from './date-range-fields';
 
@@ -21,7 +22,10 @@ function queryOf(type: FilterType, days: number, range: DateRange): DashboardQue
   return range.from && range.to ? { date_from: apiDay(range.from), date_to: apiDay(range.to) } : null;
 }
 
-/** Filtro por Período (last N days) or Filtro por Data (start and end day), applied by Filtrar. */
+/**
+ * Filtro por Período (last N days) or Filtro por Data (start and end day), applied by Filtrar;
+ * days and hours are the company's, which the note names when the browser's clock differs.
+ */
 export function DashboardFilters({ loading, onApply }: { loading: boolean; onApply(query: DashboardQuery): void }) {
   const { t } = useTranslation('dashboard');
   const { message } = App.useApp();
@@ -66,6 +70,7 @@ export function DashboardFilters({ loading, onApply }: { loading: boolean; onApp
         <Button type="primary" icon={<FilterOutlined />} loading={loading} onClick={apply}>
           {t('filters.apply')}
         </Button>
+        <CompanyZoneNote />
       </Flex>
     </Form>
   );

@@ -1,4 +1,4 @@
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 
 /** Minutes as hours and minutes, the spec's display of times: 65.4 → '1h 05m', 12 → '0h 12m'. */
 export function hoursAndMinutes(minutes: number): string {
@@ -13,10 +13,5 @@ export function ratingLevel(rating: number): 1 | 2 | 3 {
 
 /** The API's day format. */
 export const apiDay = (day: Dayjs) => day.format('YYYY-MM-DD');
-
-/** Today in the company's timezone (the API counts days there), as a date picker value. */
-export function companyToday(timezone: string): Dayjs {
-  return dayjs(new Intl.DateTimeFormat('en-CA', { timeZone: timezone }).format(new Date()));
-}
 
 export const DATE_FORMAT = 'DD/MM/YYYY';

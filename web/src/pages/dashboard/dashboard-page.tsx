@@ -1,12 +1,11 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { Alert, Button, Card, Flex, Skeleton, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useAuth } from '../../auth/auth-provider';
 import { registerTranslations } from '../../i18n';
+import { useCompanyClock } from '../../layout/use-company-clock';
 import { AttendantsTable } from './attendants-table';
 import { CounterCards } from './counter-cards';
 import { DashboardFilters, DEFAULT_DAYS } from './dashboard-filters';
-import { companyToday } from './dashboard-format';
 import { dashboardErrorTranslations, dashboardTranslations } from './dashboard.i18n';
 import type { DashboardAnswer } from './dashboard.types';
 import { useReport, type ReportRequest } from './use-report';
@@ -16,15 +15,12 @@ const TicketCharts = lazy(() => import('./ticket-charts'));
 registerTranslations('dashboard', dashboardTranslations);
 registerTranslations('common', dashboardErrorTranslations);
 
-/** The server's default zone (settings schema), for a company that never chose one. */
-const DEFAULT_TIMEZONE = 'America/Sao_Paulo';
-
 /** /dashboard (admins): the period's counters and attendants, and two charts with their own days. */
 export default function DashboardPage() {
   const { t } = useTranslation('dashboard');
-  const { user } = useAuth();
-  const timezone = user?.company.settings.find((s) => s.key === 'timezone')?.value || DEFAULT_TIMEZONE;
-  const today = useMemo(() => companyToday(timezone), [timezone]);
+  const clock = useCompanyClock();
+  // The company's today (the API counts its days), as a date picker value.
+  const today = useMemo(() => clock.wallClock().startOf('day'), [clock]);
   const [request, setRequest] = useState<ReportRequest>({ query: { days: DEFAULT_DAYS } });
   const { data, loading, failed } = useReport<DashboardAnswer>('/dashboard', request);
 

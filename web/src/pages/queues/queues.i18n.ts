@@ -1,6 +1,6 @@
 import type { Translations } from '../../i18n';
 
-/** Queues page, queue modal and chatbot options. The spec's wording is kept verbatim in pt-BR. */
+/** Queues page, queue modal and chatbot options. The spec's Portuguese wording is kept verbatim in pt-BR; its one English toast is translated. */
 export const queuesTranslations: Translations = {
   'pt-BR': {
     title: 'Filas & Chatbot',
@@ -11,7 +11,7 @@ export const queuesTranslations: Translations = {
     deleteQueue: 'Excluir {{name}}',
     deleteMessage:
       'Você tem certeza? Essa ação não pode ser revertida! Os atendimentos dessa fila continuarão existindo, mas não terão mais nenhuma fila atribuída.',
-    saved: 'Queue saved successfully',
+    saved: 'Fila salva com sucesso!',
     modal: {
       addTitle: 'Adicionar fila',
       editTitle: 'Editar fila',
@@ -48,9 +48,9 @@ export const queuesTranslations: Translations = {
       },
     },
     validation: {
-      required: 'Required',
-      tooShort: 'Too Short!',
-      tooLong: 'Too Long!',
+      required: 'Obrigatório',
+      tooShort: 'Muito curto!',
+      tooLong: 'Muito longo!',
       invalidColor: 'Cor inválida: use #RGB ou #RRGGBB',
       colorTaken: 'Esta cor já está em uso, escolha outra.',
       wholeNumber: 'Use um número inteiro a partir de 0',
@@ -69,7 +69,7 @@ export const queuesTranslations: Translations = {
     editQueue: 'Edit {{name}}',
     deleteQueue: 'Delete {{name}}',
     deleteMessage: "Are you sure? This cannot be undone! This queue's tickets will remain, but without any queue assigned.",
-    saved: 'Queue saved successfully',
+    saved: 'Queue saved successfully!',
     modal: {
       addTitle: 'Add queue',
       editTitle: 'Edit queue',

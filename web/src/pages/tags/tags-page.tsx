@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { Flex, Grid, Tag, type TableColumnsType } from 'antd';
+import { Flex, Grid, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { errorText } from '../../api/errors';
@@ -12,6 +12,7 @@ import { usePagedList } from '../../hooks/use-paged-list';
 import { registerTranslations } from '../../i18n';
 import { TagModal, type TagRecord } from './tag-modal';
 import { tagErrorTranslations, tagsTranslations } from './tags.i18n';
+import { ColorChip } from '../../components/color-chip';
 
 registerTranslations('tags', tagsTranslations);
 registerTranslations('common', tagErrorTranslations);
@@ -51,9 +52,9 @@ export default function TagsPage() {
       dataIndex: 'name',
       render: (name: string, tag) => (
         // The tag's own colour is data, shown as the chip the tickets carry.
-        <Tag color={tag.color} style={{ maxWidth: '100%', overflow: 'hidden', textOverflow: 'ellipsis', verticalAlign: 'middle' }}>
+        <ColorChip color={tag.color} style={{ maxWidth: '100%', overflow: 'hidden', textOverflow: 'ellipsis', verticalAlign: 'middle' }} data-testid="tag-chip">
           {name}
-        </Tag>
+        </ColorChip>
       ),
     },
     { title: t('columns.tickets'), dataIndex: 'ticketsCount', align: 'center', width: compact ? 84 : 140 },

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Alert, Avatar, Flex, Form, Modal, Select, Spin, Typography } from 'antd';
+import { Alert, Avatar, Button, Flex, Form, Modal, Select, Spin, Typography } from 'antd';
+import { UserAddOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { ApiError, api } from '../../api/client';
@@ -9,12 +10,16 @@ import { useAuth } from '../../auth/auth-provider';
 import { ModalFooter } from '../../components/modal-footer';
 import { useSubmitGuard } from '../../components/use-submit-guard';
 import { registerTranslations } from '../../i18n';
+import { ContactModal } from '../contacts/contact-modal';
 import { initials, isAdminUser } from './ticket-rules';
 import { ticketsTranslations } from './tickets.i18n';
 import { useChoices, useQueueChoices } from './use-choices';
 
 // The contacts page opens this modal too: it brings its own strings.
 registerTranslations('tickets', ticketsTranslations);
+
+/** A search that looks like a phone number prefills the new contact's number, else its name. */
+const LOOKS_LIKE_NUMBER = /^[\d\s+().\-/]+$/;
 
 /** Contact suggestions start after this many typed characters (spec §5). */
 const MIN_SEARCH = 3;
@@ -83,13 +88,13 @@ export function useContactSearch(open: boolean) {
     };
   }, [open, term]);
 
-  return { setText, found, searching, tooShort: term.length < MIN_SEARCH };
+  return { text, setText, found, searching, tooShort: term.length < MIN_SEARCH };
 }
 
 /**
- * Starts a conversation with a contact: contact (searched), queue (required unless admin) and
- * connection. When the contact already has an open ticket, the user's own opens; another user's
- * is named with its queue.
+ * Starts a conversation with a contact: contact (searched, or added here), queue (required unless
+ * admin) and connection. When the contact already has an open ticket, the user's own opens;
+ * another user's is named with its queue. A contact added here starts its ticket at once.
  */
 export function NewTicketModal({ open, onClose, contact }: NewTicketModalProps) {
   const { t } = useTranslation('tickets');
@@ -99,6 +104,7 @@ export function NewTicketModal({ open, onClose, contact }: NewTicketModalProps) 
   const [conflict, setConflict] = useState<OpenTicket | null>(null);
   // The chosen contact stays an option once the search moves on.
   const [picked, setPicked] = useState<ContactChoice | null>(null);
+  const [addingContact, setAddingContact] = useState(false);
   const admin = user !== null && isAdminUser(user);
   const queues = useQueueChoices(open);
   const connections = useChoices('/whatsapp', open);
@@ -141,6 +147,15 @@ export function NewTicketModal({ open, onClose, contact }: NewTicketModalProps) 
     }));
   }, [picked, search.found]);
 
+  // The contact modal's save opens the conversation (spec §2): the new contact is chosen and the form sent.
+  const contactCreated = (created: ContactChoice) => {
+    setPicked(created);
+    form.setFieldsValue({ contactId: created.id });
+    form.submit();
+  };
+  const typed = search.text.trim();
+  const prefill = LOOKS_LIKE_NUMBER.test(typed) ? { number: typed } : { name: typed };
+
   const opened = (uuid: string) => {
     onClose();
     navigate(`/tickets/${uuid}`);
@@ -167,7 +182,15 @@ export function NewTicketModal({ open, onClose, contact }: NewTicketModalProps) 
     );
   };
 
-  let notFound: ReactNode = t('newTicketModal.noContacts');
+  // Nobody by that name or number: the person can be added right there.
+  let notFound: ReactNode = (
+    <Flex vertical align="start" gap={4}>
+      {t('newTicketModal.noContacts')}
+      <Button type="link" size="small" icon={<UserAddOutlined />} onClick={() => setAddingContact(true)} style={{ paddingInline: 0 }}>
+        {t('newTicketModal.addContact')}
+      </Button>
+    </Flex>
+  );
   if (search.tooShort) notFound = t('newTicketModal.typeMore');
   else if (search.searching) notFound = <Spin size="small" />;
 
@@ -182,7 +205,11 @@ export function NewTicketModal({ open, onClose, contact }: NewTicketModalProps) 
       footer={<ModalFooter onCancel={onClose} onSave={() => form.submit()} saving={saving} loading={false} saveLabel={t('newTicketModal.ok')} />}
     >
       <Form<FormValues> form={form} layout="vertical" onFinish={submit} requiredMark={false} style={{ marginTop: 16 }}>
-        <Form.Item name="contactId" label={t('newTicketModal.contact')} rules={[{ required: true, message: t('newTicketModal.contactRequired') }]}>
+        <Form.Item
+          name="contactId"
+          label={t('newTicketModal.contact')}
+          rules={[{ required: true, message: t('newTicketModal.contactRequired') }]}
+        >
           <Select
             showSearch={{ filterOption: false, onSearch: search.setText }}
             placeholder={t('newTicketModal.contactPlaceholder')}
@@ -228,6 +255,8 @@ export function NewTicketModal({ open, onClose, contact }: NewTicketModalProps) 
           }
         />
       ) : null}
+      {/* Mounted on demand, so it opens above this dialog. */}
+      {addingContact ? <ContactModal open contactId={null} prefill={prefill} onClose={() => setAddingContact(false)} onCreated={contactCreated} /> : null}
     </Modal>
   );
 }

@@ -1,7 +1,8 @@
-import { Flex, Input, Select, Tag } from 'antd';
+import { Flex, Input, Select } from 'antd';
 import { SearchOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useChoices } from './use-choices';
+import { ColorChip } from '../../components/color-chip';
 
 export interface SearchFiltersValue {
   text: string;
@@ -46,7 +47,7 @@ export function SearchFilters({ value, onChange, byUser }: SearchFiltersProps) {
           value={value.tags}
           onChange={(ids: number[]) => onChange({ ...value, tags: ids })}
           options={tags.items.map((tag) => ({ value: tag.id, label: tag.name, color: tag.color }))}
-          optionRender={(option) => <Tag color={option.data.color}>{option.data.label}</Tag>}
+          optionRender={(option) => <ColorChip color={option.data.color}>{option.data.label}</ColorChip>}
           showSearch={{ optionFilterProp: 'label' }}
           style={{ flex: '1 1 160px', minWidth: 0 }}
         />

@@ -106,7 +106,6 @@ export function TicketList(props: TicketListProps) {
           narrow={narrow}
           canPeek={canPeek}
           accepting={acceptingId === ticket.id}
-          onOpen={onOpen}
           onAccept={onAccept}
           onPeek={onPeek}
         />

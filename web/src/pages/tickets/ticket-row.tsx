@@ -1,9 +1,13 @@
-import { memo, useState, type MouseEvent } from 'react';
+import { memo, useState } from 'react';
 import { Avatar, Badge, Button, Flex, Tag, Tooltip, Typography, theme } from 'antd';
 import { EyeOutlined, RobotOutlined, UserOutlined, WhatsAppOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
 import type { Ticket } from '../../api/types';
+import { useCompanyClock } from '../../layout/use-company-clock';
+import { MessageText } from './conversation/message-text';
 import { initials, shortName, ticketTime } from './ticket-rules';
+import { ColorChip } from '../../components/color-chip';
 
 export interface TicketRowProps {
   ticket: Ticket;
@@ -18,24 +22,19 @@ export interface TicketRowProps {
   /** Admins get the peek icon. */
   canPeek: boolean;
   accepting: boolean;
-  onOpen(ticket: Ticket): void;
   onAccept(ticket: Ticket): void;
   onPeek(ticket: Ticket): void;
 }
-
-const stop = (handler: () => void) => (event: MouseEvent) => {
-  event.stopPropagation();
-  handler();
-};
 
 /**
  * One ticket of the panel: queue colour bar, picture, name, last message, connection, user,
  * queue, tags, unread count, time, bot icon; pending tickets are accepted, not opened by a click.
  */
 export const TicketRow = memo(function TicketRow(props: TicketRowProps) {
-  const { ticket, optionId, selected, active, narrow, canPeek, accepting, onOpen, onAccept, onPeek } = props;
+  const { ticket, optionId, selected, active, narrow, canPeek, accepting, onAccept, onPeek } = props;
   const { t } = useTranslation('tickets');
   const { token } = theme.useToken();
+  const clock = useCompanyClock();
   const [hovered, setHovered] = useState(false);
   const pending = ticket.status === 'pending';
   const name = ticket.contact?.name ?? '';
@@ -56,7 +55,6 @@ export const TicketRow = memo(function TicketRow(props: TicketRowProps) {
       data-uuid={ticket.uuid}
       data-status={ticket.status}
       data-active={active || undefined}
-      onClick={pending ? undefined : () => onOpen(ticket)}
       onMouseEnter={() => setHovered(true)}
       onMouseLeave={() => setHovered(false)}
       style={{
@@ -68,9 +66,14 @@ export const TicketRow = memo(function TicketRow(props: TicketRowProps) {
         background,
         outline: active ? `2px solid ${token.colorPrimaryBorder}` : 'none',
         outlineOffset: -2,
-        cursor: pending ? 'default' : 'pointer',
+        position: 'relative',
       }}
     >
+      {pending ? null : (
+        // Stretched over the row, so the whole row is a link (a new tab on a middle or ctrl click);
+        // the list's own keys move through the rows, so the link takes no tab stop.
+        <Link href={`/tickets/${ticket.uuid}`} tabIndex={-1} aria-label={name} data-testid="ticket-link" style={{ position: 'absolute', inset: 0, zIndex: 1 }} />
+      )}
       <Avatar
         size={44}
         src={ticket.contact?.profilePicUrl || undefined}
@@ -89,13 +92,16 @@ export const TicketRow = memo(function TicketRow(props: TicketRowProps) {
               <RobotOutlined aria-label={t('row.chatbot')} data-testid="ticket-bot" style={{ color: token.colorTextSecondary }} />
             </Tooltip>
           ) : null}
-          <Typography.Text type={ticket.unreadMessages > 0 ? 'success' : 'secondary'} style={{ ...small, flex: 'none' }} data-testid="ticket-time">
-            {ticketTime(ticket.updatedAt)}
+          <Typography.Text type={ticket.unreadMessages > 0 ? 'success' : 'secondary'} style={{ ...small, flex: 'none' }}
+            title={clock.title(ticket.updatedAt)}
+            data-testid="ticket-time"
+          >
+            {ticketTime(ticket.updatedAt, clock.zone)}
           </Typography.Text>
         </Flex>
         <Flex align="center" gap={8}>
           <Typography.Text type="secondary" ellipsis style={{ flex: 1, minWidth: 0 }} data-testid="ticket-last-message">
-            {ticket.lastMessage || '\u00a0'}
+            {ticket.lastMessage ? <MessageText text={ticket.lastMessage} inline /> : '\u00a0'}
           </Typography.Text>
           {ticket.unreadMessages > 0 ? (
             <Badge
@@ -118,21 +124,16 @@ export const TicketRow = memo(function TicketRow(props: TicketRowProps) {
               {ticket.user.name}
             </Tag>
           ) : null}
-          <Tag
-            color={ticket.queue?.color}
-            bordered={!ticket.queue}
-            style={{ ...small, marginInlineEnd: 0 }}
-            title={t('row.queue')}
-            data-testid="ticket-queue"
-          >
+          <ColorChip color={ticket.queue?.color} style={{ ...small, marginInlineEnd: 0 }} title={t('row.queue')} data-testid="ticket-queue">
             {ticket.queue?.name ?? t('noQueue')}
-          </Tag>
+          </ColorChip>
           {ticket.tags.map((tag) => (
-            <Tag key={tag.id} color={tag.color} style={{ ...small, marginInlineEnd: 0 }}>
+            <ColorChip key={tag.id} color={tag.color} style={{ ...small, marginInlineEnd: 0 }} data-testid="ticket-tag">
               {tag.name}
-            </Tag>
+            </ColorChip>
           ))}
-          <Flex gap={4} style={{ marginInlineStart: 'auto' }}>
+          {/* Above the row's link (which lies above the chips). */}
+          <Flex gap={4} style={{ marginInlineStart: 'auto', position: 'relative', zIndex: 2 }}>
             {canPeek ? (
               <Tooltip title={t('row.peek')}>
                 <Button
@@ -141,7 +142,7 @@ export const TicketRow = memo(function TicketRow(props: TicketRowProps) {
                   tabIndex={-1}
                   icon={<EyeOutlined />}
                   aria-label={t('row.peekTicket', { name })}
-                  onClick={stop(() => onPeek(ticket))}
+                  onClick={() => onPeek(ticket)}
                 />
               </Tooltip>
             ) : null}
@@ -152,7 +153,7 @@ export const TicketRow = memo(function TicketRow(props: TicketRowProps) {
                 tabIndex={-1}
                 loading={accepting}
                 aria-label={t('row.acceptTicket', { name })}
-                onClick={stop(() => onAccept(ticket))}
+                onClick={() => onAccept(ticket)}
               >
                 {t('row.accept')}
               </Button>

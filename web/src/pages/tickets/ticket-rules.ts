@@ -1,4 +1,4 @@
-import dayjs from 'dayjs';
+import { zonedDay, zonedText } from '../../layout/dates';
 import type { SessionUser, Ticket, TicketStatus } from '../../api/types';
 
 /** Admins (and super users) see every ticket, may show all, filter by user and peek (spec §6). */
@@ -48,11 +48,11 @@ export function inNotificationList(user: SessionUser, ticket: Ticket): boolean {
 /** Newest first, as the server pages them. */
 export const byUpdatedDesc = (a: Ticket, b: Ticket): number => b.updatedAt.localeCompare(a.updatedAt) || b.id - a.id;
 
-/** The row's time: HH:mm today, otherwise dd/MM/yyyy. */
-export function ticketTime(updatedAt: string, now = dayjs()): string {
-  const date = dayjs(updatedAt);
-  if (!date.isValid()) return '';
-  return date.isSame(now, 'day') ? date.format('HH:mm') : date.format('DD/MM/YYYY');
+/** The row's time on the clock of `zone` (the company's): HH:mm today, otherwise dd/MM/yyyy. */
+export function ticketTime(updatedAt: string, zone: string, now: Date = new Date()): string {
+  const day = zonedDay(updatedAt, zone);
+  if (!day) return '';
+  return zonedText(updatedAt, zone, day === zonedDay(now, zone) ? 'HH:mm' : 'DD/MM/YYYY');
 }
 
 /** Under 600 px a contact name is cut to 10 characters plus an ellipsis (spec §9). */

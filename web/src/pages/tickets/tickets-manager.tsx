@@ -58,7 +58,7 @@ function SectionLabel({ label, count, testId }: { label: string; count: number; 
     <Flex align="center" gap={6}>
       {label}
       <span data-testid={testId} data-count={count}>
-        <Badge count={count >= COUNT_CAP ? `${COUNT_CAP}+` : count} color={token.colorPrimary} size="small" />
+        <Badge count={count >= COUNT_CAP ? `${COUNT_CAP}+` : count} showZero color={token.colorPrimary} size="small" />
       </span>
     </Flex>
   );

@@ -57,6 +57,7 @@ export const ticketsTranslations: Translations = {
       alreadyWaiting: 'Este contato já tem um ticket aguardando na fila {{queue}}.',
       startFor: 'Iniciar atendimento com {{name}}',
       start: 'Iniciar atendimento',
+      addContact: 'Adicionar contato',
     },
   },
   en: {
@@ -114,6 +115,7 @@ export const ticketsTranslations: Translations = {
       alreadyWaiting: 'This contact already has a ticket waiting in the queue {{queue}}.',
       startFor: 'Start a ticket with {{name}}',
       start: 'Start a ticket',
+      addContact: 'Add contact',
     },
   },
   es: {
@@ -171,6 +173,7 @@ export const ticketsTranslations: Translations = {
       alreadyWaiting: 'Este contacto ya tiene un ticket esperando en la cola {{queue}}.',
       startFor: 'Iniciar atención con {{name}}',
       start: 'Iniciar atención',
+      addContact: 'Agregar contacto',
     },
   },
 };

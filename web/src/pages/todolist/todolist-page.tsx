@@ -1,20 +1,19 @@
 import { useState } from 'react';
 import { Button, Card, Empty, Flex, Input, Space, Tooltip, Typography, theme } from 'antd';
 import { CheckOutlined, CloseOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { registerTranslations } from '../../i18n';
+import { useCompanyClock } from '../../layout/use-company-clock';
 import { todolistTranslations } from './todolist.i18n';
 import { useTodoList, type Task } from './use-todo-list';
 
 registerTranslations('todolist', todolistTranslations);
 
-const formatDateTime = (iso: string) => dayjs(iso).format('DD/MM/YYYY HH:mm');
-
 /** One task: its text and date, or an input while it is edited (Enter saves, Escape cancels). */
 function TaskRow({ task, first, onEdit, onRemove }: { task: Task; first: boolean; onEdit(text: string): void; onRemove(): void }) {
   const { t } = useTranslation('todolist');
   const { token } = theme.useToken();
+  const clock = useCompanyClock();
   const [draft, setDraft] = useState<string | null>(null);
   const save = () => {
     if (draft !== null) onEdit(draft);
@@ -28,7 +27,7 @@ function TaskRow({ task, first, onEdit, onRemove }: { task: Task; first: boolean
           <Flex vertical style={{ flex: 1, minWidth: 0 }}>
             <Typography.Text style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{task.text}</Typography.Text>
             <Typography.Text type="secondary" style={{ fontSize: token.fontSizeSM }}>
-              {task.updatedAt ? t('edited', { date: formatDateTime(task.updatedAt) }) : t('created', { date: formatDateTime(task.createdAt) })}
+              {task.updatedAt ? t('edited', { date: clock.format(task.updatedAt) }) : t('created', { date: clock.format(task.createdAt) })}
             </Typography.Text>
           </Flex>
           <Tooltip title={t('edit')}>

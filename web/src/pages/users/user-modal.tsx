@@ -1,5 +1,5 @@
 import { useId, type ReactNode } from 'react';
-import { App, Col, Form, Input, Modal, Row, Select, Spin, Tag } from 'antd';
+import { App, Col, Form, Input, Modal, Row, Select, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api, setToken } from '../../api/client';
 import { errorText } from '../../api/errors';
@@ -12,6 +12,7 @@ import { registerTranslations } from '../../i18n';
 import { can } from './permissions';
 import { useChoices, type Choice, type Choices } from './use-user-choices';
 import { usersTranslations } from './users.i18n';
+import { ColorChip } from '../../components/color-chip';
 
 registerTranslations('users', usersTranslations);
 
@@ -211,9 +212,9 @@ export function UserModal({ open, userId, onClose, onSaved }: UserModalProps) {
                   options={choiceOptions(queues)}
                   optionFilterProp="label"
                   tagRender={({ value, label, onClose: remove, closable }) => (
-                    <Tag color={queues.items.find((q) => q.id === value)?.color} closable={closable} onClose={remove} style={{ marginInlineEnd: 4 }}>
+                    <ColorChip color={queues.items.find((q) => q.id === value)?.color} closable={closable} onClose={remove} style={{ marginInlineEnd: 4 }}>
                       {label}
-                    </Tag>
+                    </ColorChip>
                   )}
                 />
               </ChoiceField>

@@ -28,10 +28,10 @@ export const usersTranslations: Translations = {
       disabled: 'Desabilitado',
     },
     validation: {
-      required: 'Required',
-      tooShort: 'Too Short!',
-      tooLong: 'Too Long!',
-      invalidEmail: 'Invalid email',
+      required: 'Obrigatório',
+      tooShort: 'Muito curto!',
+      tooLong: 'Muito longo!',
+      invalidEmail: 'Email inválido',
     },
   },
   en: {

@@ -1,3 +1,5 @@
+import { zoned } from '../../../layout/dates';
+
 /** Text rules of the composer, kept pure so the shell only wires them to the input. */
 
 /** Spec §9: the quick-reply picker shows a reply's message cut at this many characters. */
@@ -38,31 +40,30 @@ export interface VariableContext {
   name: string;
   ticketId: number;
   now: Date;
+  /** The company's timezone: the times are its wall clock, as in the server's texts. */
+  timeZone: string;
   /** The greeting of an hour of the day, in the agent's language. */
   greeting(hour: number): string;
 }
 
-const two = (n: number) => String(n).padStart(2, '0');
-
 /**
  * The agent's text with {{firstName}}, {{name}}, {{ms}} ({{gretting}} in older texts),
- * {{protocol}} and {{hora}} filled in from the browser clock, as the server fills automatic texts
- * (core/modules/tickets/templates.ts). An unknown variable is left as written.
+ * {{protocol}} and {{hora}} filled in from the company's clock, as the server fills automatic
+ * texts (core/modules/tickets/templates.ts), whatever the browser's zone. An unknown variable is
+ * left as written.
  */
 export function renderVariables(text: string, ctx: VariableContext): string {
   if (!text.includes('{{')) return text;
-  const { now } = ctx;
-  const date = `${now.getFullYear()}${two(now.getMonth() + 1)}${two(now.getDate())}`;
-  const time = [now.getHours(), now.getMinutes(), now.getSeconds()].map(two);
+  const wall = zoned(ctx.now, ctx.timeZone);
   const name = ctx.name.trim();
-  const greeting = ctx.greeting(now.getHours());
+  const greeting = ctx.greeting(wall.hour());
   const values: Record<string, string> = {
     name,
     firstName: name.split(/\s+/)[0] ?? '',
     ms: greeting,
     gretting: greeting,
-    protocol: `${date}${time.join('')}${ctx.ticketId}`,
-    hora: time.join(':'),
+    protocol: `${wall.format('YYYYMMDDHHmmss')}${ctx.ticketId}`,
+    hora: wall.format('HH:mm:ss'),
   };
   return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, key: string) => values[key] ?? whole);
 }

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { ChatMessage, Ticket } from '../../../api/types';
 import { errorText } from '../../../api/errors';
 import { useAuth } from '../../../auth/auth-provider';
+import { useCompanyClock } from '../../../layout/use-company-clock';
 import { registerTranslations } from '../../../i18n';
 import { quickMessageErrorTranslations, quickMessagesTranslations } from '../../quick-messages/quick-messages.i18n';
 import { useElementWidth } from '../conversation/use-element-width';
@@ -46,6 +47,7 @@ function Composer({ ticket, replyingTo, onClearReply }: MessageComposerProps) {
   const { t } = useTranslation('composer');
   const { message } = App.useApp();
   const { user } = useAuth();
+  const clock = useCompanyClock();
   const { token } = theme.useToken();
   const [sign, toggleSign] = useSignOption();
   const [text, setText] = useState('');
@@ -111,6 +113,7 @@ function Composer({ ticket, replyingTo, onClearReply }: MessageComposerProps) {
       name: ticket.contact.name,
       ticketId: ticket.id,
       now: new Date(),
+      timeZone: clock.zone,
       greeting: (hour) => t(`greetings.${greetingOf(hour)}`),
     });
     return signBody(rendered, user?.name ?? '', sign);

@@ -1,9 +1,9 @@
 import { memo, useState } from 'react';
 import { Button, Dropdown, Flex, Tooltip, Typography, theme, type MenuProps } from 'antd';
 import { DeleteOutlined, DownOutlined, EditOutlined, ExclamationCircleFilled, RollbackOutlined, StopOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '../../../api/types';
+import { ZonedTime } from '../../../components/zoned-time';
 import { AckIcon } from './ack-icon';
 import { mediaShowsBody, MessageMedia } from './message-media';
 import { MessageText } from './message-text';
@@ -128,7 +128,7 @@ export const MessageBubble = memo(function MessageBubble({ message, contactName,
         ) : null}
         <Flex justify="flex-end" align="center" gap={4} style={{ fontSize: 11, color: token.colorTextTertiary, marginTop: 2 }}>
           {message.isEdited && !message.isDeleted ? <span data-testid="message-edited">{t('messages.edited')}</span> : null}
-          <time dateTime={message.createdAt}>{dayjs(message.createdAt).format('HH:mm')}</time>
+          <ZonedTime value={message.createdAt} data-testid="message-time" />
           {own && failed ? (
             <Tooltip title={message.sendError ? `${failure} (${message.sendError})` : failure}>
               <ExclamationCircleFilled style={{ color: token.colorError }} aria-label={failure} role="img" data-testid="message-failed" />

@@ -1,10 +1,10 @@
 import { Fragment, useCallback, useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { Empty, Flex, Spin, Typography, theme } from 'antd';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '../../../api/types';
 import { useAuth } from '../../../auth/auth-provider';
-import { formatDate } from '../../../layout/dates';
+import { ZonedTime } from '../../../components/zoned-time';
+import { useCompanyClock, type CompanyClock } from '../../../layout/use-company-clock';
 import { MessageBubble, type MessageActions } from './message-bubble';
 import type { ConversationMessages } from './use-messages';
 
@@ -38,9 +38,9 @@ function Separator({ children, testId, strong }: { children: ReactNode; testId: 
   );
 }
 
-/** The separators before a message: a new day, and the end of one ticket and start of the next. */
-function separatorsBefore(message: ChatMessage, previous: ChatMessage | undefined, t: (key: string) => string): ReactNode {
-  const day = formatDate(message.createdAt);
+/** The separators before a message: a new day (the company's), and the end of one ticket and start of the next. */
+function separatorsBefore(message: ChatMessage, previous: ChatMessage | undefined, t: (key: string) => string, clock: CompanyClock): ReactNode {
+  const day = clock.format(message.createdAt, 'DD/MM/YYYY');
   const newTicket = previous !== undefined && previous.ticketId !== message.ticketId;
   return (
     <>
@@ -49,10 +49,10 @@ function separatorsBefore(message: ChatMessage, previous: ChatMessage | undefine
           {t('messages.ticketEnded')} · #{previous.ticketId}
         </Separator>
       ) : null}
-      {!previous || formatDate(previous.createdAt) !== day ? <Separator testId="date-separator">{day}</Separator> : null}
+      {!previous || clock.format(previous.createdAt, 'DD/MM/YYYY') !== day ? <Separator testId="date-separator">{day}</Separator> : null}
       {newTicket ? (
         <Separator testId="ticket-started" strong>
-          {t('messages.ticketStarted')} · #{message.ticketId} · {dayjs(message.createdAt).format('HH:mm')}
+          {t('messages.ticketStarted')} · #{message.ticketId} · <ZonedTime value={message.createdAt} />
         </Separator>
       ) : null}
     </>
@@ -67,6 +67,7 @@ export function MessageList({ list, contactName, ...actions }: MessageListProps)
   const { t } = useTranslation('conversation');
   const { token } = theme.useToken();
   const { user } = useAuth();
+  const clock = useCompanyClock();
   const scroller = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
@@ -163,7 +164,7 @@ export function MessageList({ list, contactName, ...actions }: MessageListProps)
         ) : (
           messages.map((message, i) => (
             <Fragment key={message.id}>
-              {separatorsBefore(message, messages[i - 1], t)}
+              {separatorsBefore(message, messages[i - 1], t, clock)}
               <MessageBubble message={message} contactName={contactName} onShowQuoted={showQuoted} {...actions} />
             </Fragment>
           ))

@@ -6,9 +6,10 @@ import type { ReactNode } from 'react';
  */
 const MARKS = /(```[^`]+```|\*[^*\n]+\*|_[^_\n]+_|~[^~\n]+~|https?:\/\/[^\s<]+)/g;
 
-function mark(token: string, key: number): ReactNode {
+function mark(token: string, key: number, inline: boolean): ReactNode {
   if (token.startsWith('```')) return <code key={key}>{token.slice(3, -3)}</code>;
   if (token.startsWith('http')) {
+    if (inline) return token;
     return (
       <a key={key} href={token} target="_blank" rel="noopener noreferrer">
         {token}
@@ -21,9 +22,13 @@ function mark(token: string, key: number): ReactNode {
   return <del key={key}>{inner}</del>;
 }
 
-export function MessageText({ text }: { text: string }) {
-  const parts = text.split(MARKS);
-  return <>{parts.map((part, i) => (i % 2 === 1 ? mark(part, i) : part))}</>;
+/**
+ * `inline` is the one-line form of a preview (a ticket row): line breaks read as spaces, so the
+ * line ends in an ellipsis, and links are plain text (the row is itself a link).
+ */
+export function MessageText({ text, inline = false }: { text: string; inline?: boolean }) {
+  const parts = (inline ? text.replace(/\s*\n\s*/g, ' ') : text).split(MARKS);
+  return <>{parts.map((part, i) => (i % 2 === 1 ? mark(part, i, inline) : part))}</>;
 }
 
 /** Name and number of a shared contact card (its FN and first TEL lines). */

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
-import { App, Select, Tag, theme } from 'antd';
+import { App, Select, theme } from 'antd';
 import { CloseOutlined, TagsOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client';
 import { errorText } from '../../../api/errors';
 import type { Ticket } from '../../../api/types';
+import { ColorChip } from '../../../components/color-chip';
 
 type TicketTag = Ticket['tags'][number];
 
@@ -66,14 +67,20 @@ export function TagEditor({ ticket, disabled }: { ticket: Ticket; disabled: bool
         style={{ width: '100%' }}
         showSearch={{ optionFilterProp: 'label' }}
         options={[...known.values()].map((tag) => ({ value: tag.id, label: tag.name }))}
-        optionRender={(option) => <Tag color={known.get(Number(option.value))?.color}>{option.label}</Tag>}
+        optionRender={(option) => <ColorChip color={known.get(Number(option.value))?.color}>{option.label}</ColorChip>}
         tagRender={({ value, closable, onClose }) => {
           const tag = known.get(Number(value));
           return (
             // The close mark takes the chip's own colour: the theme's grey vanishes on a light chip in dark mode.
-            <Tag color={tag?.color} closable={closable} closeIcon={<CloseOutlined style={{ color: 'inherit' }} />} onClose={onClose} style={{ marginInlineEnd: 4 }}>
+            <ColorChip
+              color={tag?.color}
+              closable={closable}
+              closeIcon={<CloseOutlined style={{ color: 'inherit' }} />}
+              onClose={onClose}
+              style={{ marginInlineEnd: 4 }}
+            >
               {tag?.name ?? value}
-            </Tag>
+            </ColorChip>
           );
         }}
       />

@@ -13,6 +13,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import type { Ticket } from '../../../api/types';
 import type { TicketAction, TicketActions } from './use-ticket-actions';
+import { ColorChip } from '../../../components/color-chip';
 
 type HeaderAction = TicketAction | 'transfer';
 
@@ -131,9 +132,9 @@ export function TicketHeader({ ticket, readOnly, admin, density, actions, onTran
           </Typography.Text>
           <Space size={4} style={{ minWidth: 0, overflow: 'hidden', whiteSpace: 'nowrap' }}>
             {ticket.queue ? (
-              <Tag color={ticket.queue.color} style={{ marginInlineEnd: 0 }}>
+              <ColorChip color={ticket.queue.color} style={{ marginInlineEnd: 0 }}>
                 {ticket.queue.name}
-              </Tag>
+              </ColorChip>
             ) : (
               <Tag style={{ marginInlineEnd: 0 }}>{t('header.noQueue')}</Tag>
             )}

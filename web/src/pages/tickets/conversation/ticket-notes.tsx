@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'react';
 import { App, Button, Empty, Flex, Form, Input, Spin, Typography, theme } from 'antd';
 import { DeleteOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client';
 import { errorText } from '../../../api/errors';
 import type { Ticket, TicketNote } from '../../../api/types';
 import { useAuth } from '../../../auth/auth-provider';
 import { useSubmitGuard } from '../../../components/use-submit-guard';
+import { useCompanyClock } from '../../../layout/use-company-clock';
 
 /** Spec §5 and §9: a note has 2 characters at least; the list is at most 200 px high. */
 const NOTE_MIN = 2;
@@ -18,6 +18,7 @@ export function TicketNotes({ ticket }: { ticket: Pick<Ticket, 'id' | 'contactId
   const { t } = useTranslation('conversation');
   const { message, modal } = App.useApp();
   const { token } = theme.useToken();
+  const clock = useCompanyClock();
   const { user } = useAuth();
   const [form] = Form.useForm<{ note: string }>();
   const [notes, setNotes] = useState<TicketNote[]>([]);
@@ -107,7 +108,7 @@ export function TicketNotes({ ticket }: { ticket: Pick<Ticket, 'id' | 'contactId
               <Flex vertical style={{ minWidth: 0, flex: 1 }}>
                 <Typography.Text style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{note.note}</Typography.Text>
                 <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                  {t('notes.by', { name: note.user?.name ?? '—', date: dayjs(note.createdAt).format('DD/MM/YYYY HH:mm') })}
+                  {t('notes.by', { name: note.user?.name ?? '—', date: clock.format(note.createdAt) })}
                 </Typography.Text>
               </Flex>
               {admin || note.userId === user?.id ? (

@@ -1,0 +1,64 @@
+import type { ResultPromise } from 'execa';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The project folder, and the real binary as installed: bin/atende.js running the build in dist/ (built before the tests run). */
+export const root = fileURLToPath(new URL('../..', import.meta.url));
+export const bin = path.join(root, 'bin/atende.js');
+
+/** The parent's environment without its Atende configuration, which must not leak into the commands under test. */
+export const cleanEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([key]) => !/^(ATENDE_|DATABASE_URL$|PORT$|REDIS_URL$|LOG_LEVEL$)/.test(key)),
+);
+
+/** A TCP port free on loopback right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resolves once `serve` prints its plain `serving <url>` line, with the URL and what it printed so far. */
+export function serving(sub: ResultPromise, timeoutMs = 90_000): Promise<{ url: string; output: string }> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`no "serving" line within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    sub.stderr?.on('data', (chunk: Buffer) => void (output += chunk.toString()));
+    sub.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /^serving (http:\/\/\S+)/m.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ url: match[1]!, output });
+      }
+    });
+    sub.stdout!.on('end', () => reject(new Error(`serve ended before serving:\n${output}`)));
+  });
+}
+
+/** A JSON call to a served API: status and parsed body. */
+export async function api(url: string, method: string, route: string, token?: string, body?: unknown) {
+  const res = await fetch(url + route, {
+    method,
+    headers: { 'Content-Type': 'application/json', ...(token && { Authorization: `Bearer ${token}` }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/** Reads until `read` answers something, or fails after `ms`. */
+export async function until<T>(read: () => Promise<T | undefined>, ms = 5000, what = 'the condition'): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() - started > ms) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
