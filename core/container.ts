@@ -1,6 +1,7 @@
 import type { Config } from './config/config.schema.js';
+import type { Infrastructure } from './infrastructure.js';
 import type { Logger } from './logger.js';
-import { createDatabase, type Database } from './db/database.js';
+import { createDatabase } from './db/database.js';
 import { EventBus } from './events/event-bus.js';
 import { RealtimeHub } from './realtime/hub.js';
 import { InProcessPubSub } from './realtime/pubsub.js';
@@ -11,10 +12,9 @@ import { SettingsService } from './modules/settings/settings.service.js';
 import { UsersService } from './modules/users/users.service.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { createJobEngine } from './jobs/job-backend.js';
-import type { JobEngine } from './jobs/job-engine.js';
 import { defineCoreJoinPolicies } from './realtime/join-policies.js';
 import { defineTicketJoinPolicies } from './modules/tickets/tickets.realtime.js';
-import { DiskMediaStorage, type MediaStorage } from './storage/media-storage.js';
+import { DiskMediaStorage } from './storage/media-storage.js';
 import { Simulator } from './channels/simulator/simulator.js';
 import { createProviders, simulatorEnabled, type ProviderRegistry } from './channels/providers.js';
 import { SessionManager } from './channels/session-manager.js';
@@ -27,17 +27,6 @@ import { MessagesService } from './modules/messages/messages.service.js';
 import { InboundPipeline } from './modules/pipeline/inbound-pipeline.js';
 import { InboundJournal } from './modules/pipeline/inbound-journal.js';
 import { Events } from './events/event-bus.js';
-
-/** What services receive: shared infrastructure, never a global. */
-export interface Infrastructure {
-  config: Config;
-  log: Logger;
-  db: Database;
-  bus: EventBus;
-  realtime: RealtimeHub;
-  jobs: JobEngine;
-  media: MediaStorage;
-}
 
 export interface Services {
   plans: PlansService;

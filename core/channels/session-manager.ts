@@ -1,4 +1,4 @@
-import type { Infrastructure } from '../container.js';
+import type { Infrastructure } from '../infrastructure.js';
 import { AppError } from '../errors.js';
 import { Events, type EventName } from '../events/event-bus.js';
 import type { Logger } from '../logger.js';

@@ -1,4 +1,4 @@
-import type { Infrastructure } from '../../container.js';
+import type { Infrastructure } from '../../infrastructure.js';
 import { newRefreshTokenId, type TokenService } from '../../auth/tokens.js';
 import type { AuthUser } from '../../auth/auth-user.js';
 import { hashPassword, needsRehash, randomPassword, verifyPassword } from '../../auth/password.js';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Infrastructure } from '../../container.js';
+import type { Infrastructure } from '../../infrastructure.js';
 import { isAdmin, type AuthUser } from '../../auth/auth-user.js';
 import { hashPassword, randomPassword } from '../../auth/password.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';

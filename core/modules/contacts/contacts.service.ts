@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { QueryBuilder } from 'objection';
 import { z } from 'zod';
-import type { Infrastructure } from '../../container.js';
+import type { Infrastructure } from '../../infrastructure.js';
 import type { AuthUser } from '../../auth/auth-user.js';
 import { isAdmin } from '../../auth/auth-user.js';
 import type { SessionManager } from '../../channels/session-manager.js';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Infrastructure } from '../../container.js';
+import type { Infrastructure } from '../../infrastructure.js';
 import type { AuthUser } from '../../auth/auth-user.js';
 import { isPostgres } from '../../db/database.js';
 import { ValidationError } from '../../errors.js';

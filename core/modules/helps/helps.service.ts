@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Infrastructure } from '../../container.js';
+import type { Infrastructure } from '../../infrastructure.js';
 import { NotFoundError } from '../../errors.js';
 import { Help } from './helps.model.js';
 import type { HelpCreateInput, HelpUpdateInput } from './helps.schema.js';

@@ -1,4 +1,4 @@
-import type { Infrastructure } from '../../container.js';
+import type { Infrastructure } from '../../infrastructure.js';
 import { isAdmin, type AuthUser } from '../../auth/auth-user.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import { AppError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';

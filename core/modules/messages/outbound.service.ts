@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Infrastructure } from '../../container.js';
+import type { Infrastructure } from '../../infrastructure.js';
 import type { MediaType, SentMessage } from '../../channels/driver.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import { AppError, NotFoundError } from '../../errors.js';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import objection from 'objection';
-import type { Infrastructure } from '../../container.js';
+import type { Infrastructure } from '../../infrastructure.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { NormalizedMessage } from '../../channels/driver.js';
 import { Events } from '../../events/event-bus.js';

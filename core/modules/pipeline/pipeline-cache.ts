@@ -1,4 +1,4 @@
-import type { Infrastructure } from '../../container.js';
+import type { Infrastructure } from '../../infrastructure.js';
 import { Events, type DomainEvent } from '../../events/event-bus.js';
 import { Company, type ScheduleEntry } from '../companies/company.model.js';
 import { QueueOption } from '../queue-options/queue-option.model.js';

@@ -1,4 +1,4 @@
-import type { Infrastructure } from '../../container.js';
+import type { Infrastructure } from '../../infrastructure.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import { Contact } from '../contacts/contact.model.js';
 import type { TicketEvents } from '../tickets/ticket-events.js';

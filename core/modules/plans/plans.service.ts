@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Infrastructure } from '../../container.js';
+import type { Infrastructure } from '../../infrastructure.js';
 import { ConflictError, NotFoundError, PlanLimitError } from '../../errors.js';
 import type { BaseModel } from '../../db/base.model.js';
 import { Events } from '../../events/event-bus.js';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
-import type { Infrastructure } from '../../container.js';
+import type { Infrastructure } from '../../infrastructure.js';
 import { NotFoundError } from '../../errors.js';
 import { Events } from '../../events/event-bus.js';
 import { validate } from '../../http/validate.js';

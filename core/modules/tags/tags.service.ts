@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type objection from 'objection';
-import type { Infrastructure } from '../../container.js';
+import type { Infrastructure } from '../../infrastructure.js';
 import { isAdmin, type AuthUser } from '../../auth/auth-user.js';
 import { ForbiddenError, NotFoundError } from '../../errors.js';
 import { visibleTicket } from '../tickets/ticket-access.js';

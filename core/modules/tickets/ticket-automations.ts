@@ -1,5 +1,5 @@
 import type { AnyQueryBuilder } from 'objection';
-import type { Infrastructure } from '../../container.js';
+import type { Infrastructure } from '../../infrastructure.js';
 import type { OutboundService } from '../messages/outbound.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import { Contact } from '../contacts/contact.model.js';

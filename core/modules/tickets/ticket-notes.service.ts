@@ -1,5 +1,5 @@
 import type { QueryBuilder } from 'objection';
-import type { Infrastructure } from '../../container.js';
+import type { Infrastructure } from '../../infrastructure.js';
 import { isAdmin, type AuthUser } from '../../auth/auth-user.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
 import { visibleTicket } from './ticket-access.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Infrastructure } from '../../container.js';
+import type { Infrastructure } from '../../infrastructure.js';
 import { isAdmin, type AuthUser } from '../../auth/auth-user.js';
 import { isPostgres } from '../../db/database.js';
 import { uniqueOr } from '../../db/unique-violation.js';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import objection from 'objection';
-import type { Infrastructure } from '../../container.js';
+import type { Infrastructure } from '../../infrastructure.js';
 import type { PlansService } from '../plans/plans.service.js';
 import { isAdmin, type AuthUser, type Profile } from '../../auth/auth-user.js';
 import { hashPassword } from '../../auth/password.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type objection from 'objection';
-import type { Infrastructure } from '../../container.js';
+import type { Infrastructure } from '../../infrastructure.js';
 import { isAdmin, type AuthUser } from '../../auth/auth-user.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { ProviderRegistry } from '../../channels/providers.js';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Infrastructure } from '../../../container.js';
+import type { Infrastructure } from '../../../infrastructure.js';
 import type { Contact } from '../../contacts/contact.model.js';
 import type { OutboundService } from '../../messages/outbound.service.js';
 import { renderTemplate } from '../../tickets/templates.js';
