@@ -26,6 +26,14 @@ import { OutboundService } from './modules/messages/outbound.service.js';
 import { MessagesService } from './modules/messages/messages.service.js';
 import { InboundPipeline } from './modules/pipeline/inbound-pipeline.js';
 import { InboundJournal } from './modules/pipeline/inbound-journal.js';
+import { QueuesService } from './modules/queues/queues.service.js';
+import { QueueOptionsService } from './modules/queue-options/queue-options.service.js';
+import { ContactsService } from './modules/contacts/contacts.service.js';
+import { TagsService } from './modules/tags/tags.service.js';
+import { QuickMessagesService } from './modules/quick-messages/quick-messages.service.js';
+import { HelpsService } from './modules/helps/helps.service.js';
+import { TicketNotesService } from './modules/tickets/ticket-notes.service.js';
+import { DashboardService } from './modules/dashboard/dashboard.service.js';
 import { Events } from './events/event-bus.js';
 
 export interface Services {
@@ -35,12 +43,20 @@ export interface Services {
   users: UsersService;
   auth: AuthService;
   whatsapps: WhatsappService;
+  queues: QueuesService;
+  queueOptions: QueueOptionsService;
+  contacts: ContactsService;
+  tags: TagsService;
+  quickMessages: QuickMessagesService;
+  helps: HelpsService;
   ticketEvents: TicketEvents;
   outbound: OutboundService;
   messages: MessagesService;
   tickets: TicketsService;
   ticketAutomations: TicketAutomations;
   pipeline: InboundPipeline;
+  ticketNotes: TicketNotesService;
+  dashboard: DashboardService;
 }
 
 export interface Container extends Infrastructure {
@@ -78,6 +94,12 @@ export function createContainer(config: Config, log: Logger): Container {
   services.companies = new CompaniesService(infra, services.plans, services.settings, services.users);
   services.auth = new AuthService(infra, tokens, services.users);
   services.whatsapps = new WhatsappService(infra, services.plans, sessions, providers);
+  services.queues = new QueuesService(infra, services.plans);
+  services.queueOptions = new QueueOptionsService(infra);
+  services.contacts = new ContactsService(infra, { sessions, settings: services.settings });
+  services.tags = new TagsService(infra);
+  services.quickMessages = new QuickMessagesService(infra);
+  services.helps = new HelpsService(infra);
 
   services.ticketEvents = new TicketEvents(realtime);
   const events = services.ticketEvents;
@@ -85,6 +107,8 @@ export function createContainer(config: Config, log: Logger): Container {
   services.messages = new MessagesService(infra, { sessions, events, outbound: services.outbound });
   services.tickets = new TicketsService(infra, { settings: services.settings, events, outbound: services.outbound, messages: services.messages });
   services.ticketAutomations = new TicketAutomations(infra, { settings: services.settings, events, outbound: services.outbound });
+  services.ticketNotes = new TicketNotesService(infra);
+  services.dashboard = new DashboardService(infra, { settings: services.settings });
   services.pipeline = new InboundPipeline(infra, {
     settings: services.settings,
     outbound: services.outbound,

@@ -7,7 +7,6 @@ import type { AppContext, AppRouter, AppState } from '../../http/context.js';
 import { requireAuth } from '../../http/auth.middleware.js';
 import { routeId, validate } from '../../http/validate.js';
 import { AppError, ValidationError } from '../../errors.js';
-import { ContactsService } from './contacts.service.js';
 import { createContactSchema, listAllQuery, listContactsQuery, updateContactSchema } from './contacts.schema.js';
 
 const NOT_FOUND = 'ERR_NO_CONTACT_FOUND';
@@ -48,7 +47,7 @@ async function uploadedFile(ctx: AppContext): Promise<{ data: Buffer; name: stri
 
 export function contactsRoutes(c: Container): AppRouter {
   const router = new Router<AppState>();
-  const contacts = new ContactsService(c, { sessions: c.sessions, settings: c.services.settings });
+  const contacts = c.services.contacts;
   const auth = requireAuth(c);
 
   router.get('/contacts', auth, async (ctx) => {

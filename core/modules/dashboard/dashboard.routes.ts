@@ -4,12 +4,11 @@ import { requireAdmin, requireAuth } from '../../http/auth.middleware.js';
 import type { AppRouter, AppState } from '../../http/context.js';
 import { validate } from '../../http/validate.js';
 import { dashboardQuery, dayRangeQuery } from './dashboard.schema.js';
-import { DashboardService } from './dashboard.service.js';
 
 /** /api/dashboard: admins only (dashboard:view), always of the caller's own company. */
 export function dashboardRoutes(c: Container): AppRouter {
   const router = new Router<AppState>();
-  const dashboard = new DashboardService(c, { settings: c.services.settings });
+  const dashboard = c.services.dashboard;
   const admin = [requireAuth(c), requireAdmin()];
 
   router.get('/dashboard', ...admin, async (ctx) => {

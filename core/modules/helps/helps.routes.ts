@@ -4,12 +4,11 @@ import { requireAuth, requireSuper } from '../../http/auth.middleware.js';
 import type { AppContext, AppRouter, AppState } from '../../http/context.js';
 import { routeId, validate } from '../../http/validate.js';
 import { helpCreateSchema, helpUpdateSchema } from './helps.schema.js';
-import { HelpsService } from './helps.service.js';
 
 /** /api/helps: every signed-in user reads the gallery; super users write it. */
 export function helpsRoutes(c: Container): AppRouter {
   const router = new Router<AppState>();
-  const helps = new HelpsService(c);
+  const helps = c.services.helps;
   const auth = requireAuth(c);
   const superOnly = [auth, requireSuper()];
 

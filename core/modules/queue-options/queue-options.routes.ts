@@ -4,12 +4,11 @@ import type { AppRouter, AppState } from '../../http/context.js';
 import { requireAdmin, requireAuth } from '../../http/auth.middleware.js';
 import { routeId, validate } from '../../http/validate.js';
 import { listOptionsQuery, optionCreateSchema, optionUpdateSchema } from './queue-options.schema.js';
-import { QueueOptionsService } from './queue-options.service.js';
 
 /** /api/queue-options: the chatbot menus of the company's queues; admins write them. */
 export function queueOptionsRoutes(c: Container): AppRouter {
   const router = new Router<AppState>();
-  const options = new QueueOptionsService(c);
+  const options = c.services.queueOptions;
   const auth = requireAuth(c);
   const adminOnly = [auth, requireAdmin()];
 

@@ -4,12 +4,11 @@ import type { AppRouter, AppState } from '../../http/context.js';
 import { requireAdmin, requireAuth } from '../../http/auth.middleware.js';
 import { routeId, validate } from '../../http/validate.js';
 import { listQueuesQuery, queueCreateSchema, queueUpdateSchema } from './queues.schema.js';
-import { QueuesService } from './queues.service.js';
 
 /** /api/queue: every user of the company reads the queues; admins write them. */
 export function queuesRoutes(c: Container): AppRouter {
   const router = new Router<AppState>();
-  const queues = new QueuesService(c, c.services.plans);
+  const queues = c.services.queues;
   const auth = requireAuth(c);
   const adminOnly = [auth, requireAdmin()];
 

@@ -5,14 +5,13 @@ import type { AppRouter, AppState } from '../../http/context.js';
 import { routeId, validate } from '../../http/validate.js';
 import { multipartBody, takeUpload } from '../media/media-upload.js';
 import { createQuickMessageSchema, listQuickMessagesQuery, updateQuickMessageSchema } from './quick-messages.schema.js';
-import { QuickMessagesService } from './quick-messages.service.js';
 
 const NOT_FOUND = 'ERR_NO_QUICK_MESSAGE_FOUND';
 
 /** /api/quick-messages: every user of a company; the service holds who sees and changes which reply. */
 export function quickMessagesRoutes(c: Container): AppRouter {
   const router = new Router<AppState>();
-  const quickMessages = new QuickMessagesService(c);
+  const quickMessages = c.services.quickMessages;
   const auth = requireAuth(c);
 
   router.get('/quick-messages', auth, async (ctx) => {

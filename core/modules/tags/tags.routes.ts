@@ -4,12 +4,11 @@ import { requireAuth } from '../../http/auth.middleware.js';
 import type { AppRouter, AppState } from '../../http/context.js';
 import { routeId, validate } from '../../http/validate.js';
 import { createTagSchema, listTagsQuery, syncTagsSchema, updateTagSchema } from './tags.schema.js';
-import { TagsService } from './tags.service.js';
 
 /** /api/tags: every user of a company; the service holds who may delete and set the kanban flag. */
 export function tagsRoutes(c: Container): AppRouter {
   const router = new Router<AppState>();
-  const tags = new TagsService(c);
+  const tags = c.services.tags;
   const auth = requireAuth(c);
 
   router.get('/tags', auth, async (ctx) => {

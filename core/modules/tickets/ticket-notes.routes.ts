@@ -3,13 +3,12 @@ import type { Container } from '../../container.js';
 import type { AppRouter, AppState } from '../../http/context.js';
 import { requireAuth } from '../../http/auth.middleware.js';
 import { routeId, validate } from '../../http/validate.js';
-import { TicketNotesService } from './ticket-notes.service.js';
 import { createNoteSchema, listNotesQuery } from './tickets.schema.js';
 
 /** /api/ticket-notes: the notes of the ticket drawer. */
 export function ticketNotesRoutes(c: Container): AppRouter {
   const router = new Router<AppState>();
-  const notes = new TicketNotesService(c);
+  const notes = c.services.ticketNotes;
   const auth = requireAuth(c);
 
   router.get('/ticket-notes/list', auth, async (ctx) => {
