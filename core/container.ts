@@ -19,6 +19,7 @@ import { Simulator } from './channels/simulator/simulator.js';
 import { createProviders, simulatorEnabled, type ProviderRegistry } from './channels/providers.js';
 import { SessionManager } from './channels/session-manager.js';
 import { WhatsappService } from './modules/whatsapp/whatsapp.service.js';
+import { WhatsappConnections } from './modules/whatsapp/whatsapp-connections.js';
 import { TicketEvents, userTicketRooms } from './modules/tickets/ticket-events.js';
 import { TicketsService } from './modules/tickets/tickets.service.js';
 import { TicketAutomations } from './modules/tickets/ticket-automations.js';
@@ -36,6 +37,7 @@ import { TicketNotesService } from './modules/tickets/ticket-notes.service.js';
 import { DashboardService } from './modules/dashboard/dashboard.service.js';
 import { Events } from './events/event-bus.js';
 
+/** Every service, built once below; routes (and plugins) read them by these names, never build their own. */
 export interface Services {
   plans: PlansService;
   settings: SettingsService;
@@ -83,10 +85,12 @@ export function createContainer(config: Config, log: Logger): Container {
   const jobs = createJobEngine(config, db, log.child({ part: 'jobs' }));
   const media = new DiskMediaStorage(config.mediaDir);
   const infra: Infrastructure = { config, log, db, bus, realtime, jobs, media };
-  const simulator = simulatorEnabled(config) ? new Simulator(db) : undefined;
+  // The channel layer reaches connections and the journal through ports implemented by the modules.
+  const connections = new WhatsappConnections(db);
+  const simulator = simulatorEnabled(config) ? new Simulator(connections) : undefined;
   const providers = createProviders({ db, log: log.child({ part: 'channels' }), simulator });
   const journal = new InboundJournal(db, log.child({ part: 'journal' }));
-  const sessions = new SessionManager(infra, providers, journal);
+  const sessions = new SessionManager(infra, providers, journal, connections);
 
   services.plans = new PlansService(infra);
   services.settings = new SettingsService(infra);

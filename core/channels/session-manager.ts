@@ -2,9 +2,9 @@ import type { Infrastructure } from '../infrastructure.js';
 import { AppError } from '../errors.js';
 import { Events, type EventName } from '../events/event-bus.js';
 import type { Logger } from '../logger.js';
-import { isJournaled, type InboundJournal } from '../modules/pipeline/inbound-journal.js';
-import { Whatsapp } from '../modules/whatsapp/whatsapp.model.js';
+import type { ConnectionRecord, ConnectionStore, StatusPatch } from './connection-store.js';
 import type { ChannelDriver, ConnectionStatus, DriverContext, DriverEvent } from './driver.js';
+import { isJournaled, type EventJournal } from './event-journal.js';
 import type { ProviderRegistry } from './providers.js';
 import { storableEvent } from './storable-event.js';
 
@@ -12,16 +12,6 @@ export const SESSION_WATCHDOG_JOB = 'whatsapp.sessions.watchdog';
 const WATCHDOG_EVERY_MS = 60_000;
 /** A first connection attempt still OPENING after this long is restarted by the watchdog. */
 export const STUCK_OPENING_MS = 2 * 60_000;
-
-/** What `company-{id}-whatsappSession` carries: `{ action: 'update', session }`. */
-export interface SessionView {
-  id: number;
-  status: string;
-  qrcode: string;
-  retries: number;
-  updatedAt: string;
-  number: string;
-}
 
 /** Driver events other than status become domain events carrying `{ connectionId, companyId, ...event }`. */
 const DOMAIN_EVENTS: Record<Exclude<DriverEvent['type'], 'status'>, EventName> = {
@@ -34,7 +24,6 @@ const DOMAIN_EVENTS: Record<Exclude<DriverEvent['type'], 'status'>, EventName> =
 };
 
 type StatusEvent = Extract<DriverEvent, { type: 'status' }>;
-type ConnectionRef = Pick<Whatsapp, 'id' | 'companyId' | 'provider'>;
 
 interface Session {
   connectionId: number;
@@ -74,7 +63,8 @@ export class SessionManager {
   constructor(
     private readonly infra: Infrastructure,
     private readonly providers: ProviderRegistry,
-    private readonly journal: InboundJournal,
+    private readonly journal: EventJournal,
+    private readonly connections: ConnectionStore,
   ) {
     this.log = infra.log.child({ part: 'sessions' });
     infra.jobs.define(SESSION_WATCHDOG_JOB, () => this.watchdog());
@@ -82,7 +72,7 @@ export class SessionManager {
 
   /** Boot: a session for every connection, then the watchdog every minute. */
   async startAll(): Promise<void> {
-    const rows = await Whatsapp.query(this.infra.db).select('id', 'companyId', 'provider').orderBy('id');
+    const rows = await this.connections.all();
     await Promise.all(rows.map((row) => this.launch(row)));
     await this.infra.jobs.every(WATCHDOG_EVERY_MS, SESSION_WATCHDOG_JOB);
   }
@@ -107,7 +97,7 @@ export class SessionManager {
 
   /** Starts a connection's session, or restarts it ("try again"). */
   async start(connectionId: number): Promise<void> {
-    const row = await this.find(connectionId);
+    const row = await this.connections.find(connectionId);
     if (row) await this.launch(row);
   }
 
@@ -119,7 +109,7 @@ export class SessionManager {
 
   /** Ends the WhatsApp session: credentials forgotten, status DISCONNECTED, no number. */
   async logout(connectionId: number): Promise<void> {
-    const row = await this.find(connectionId);
+    const row = await this.connections.find(connectionId);
     if (!row) return;
     const session = this.sessionOf(row);
     await this.serial(session, async () => {
@@ -131,7 +121,7 @@ export class SessionManager {
 
   /** The connection is being deleted: log its session out (running or not) and forget it. */
   async remove(connectionId: number): Promise<void> {
-    const row = await this.find(connectionId);
+    const row = await this.connections.find(connectionId);
     if (!row) return;
     const session = this.sessionOf(row);
     await this.serial(session, () => this.signOff(session, row.provider));
@@ -161,7 +151,7 @@ export class SessionManager {
 
   // ---- lifecycle ----------------------------------------------------------------------------
 
-  private launch(row: ConnectionRef): Promise<void> {
+  private launch(row: ConnectionRecord): Promise<void> {
     const session = this.sessionOf(row);
     return this.serial(session, async () => {
       if (this.stopping) return;
@@ -260,25 +250,17 @@ export class SessionManager {
 
   /** Writes status, QR code (kept only while the status is qrcode), retries and number; tells the company. */
   private async saveStatus(session: Session, event: StatusEvent): Promise<void> {
-    const patch: Partial<Whatsapp> = { status: event.status, qrcode: event.status === 'qrcode' ? (event.qrcode ?? '') : '' };
+    const patch: StatusPatch = { status: event.status, qrcode: event.status === 'qrcode' ? (event.qrcode ?? '') : '' };
     if (event.retries !== undefined) patch.retries = event.retries;
     if (event.number !== undefined) patch.number = event.number;
-    const row = await Whatsapp.query(this.infra.db).patchAndFetchById(session.connectionId, patch);
-    if (!row) return; // deleted meanwhile
-    const view: SessionView = {
-      id: row.id,
-      status: row.status,
-      qrcode: row.qrcode,
-      retries: row.retries,
-      updatedAt: row.updatedAt,
-      number: row.number,
-    };
+    const view = await this.connections.saveStatus(session.connectionId, patch);
+    if (!view) return; // deleted meanwhile
     this.infra.realtime.publish(session.companyId, `company-${session.companyId}-whatsappSession`, { action: 'update', session: view });
-    if (row.status === 'CONNECTED') {
+    if (view.status === 'CONNECTED') {
       await this.infra.bus.emit(Events.whatsappConnected, session.companyId, { connectionId: session.connectionId, companyId: session.companyId });
     }
     // Drivers log their own status changes (once per change); here only for tracing.
-    this.log.debug({ connectionId: session.connectionId, status: event.status, retries: row.retries }, 'session status saved');
+    this.log.debug({ connectionId: session.connectionId, status: event.status, retries: view.retries }, 'session status saved');
   }
 
   // ---- helpers ------------------------------------------------------------------------------
@@ -306,7 +288,7 @@ export class SessionManager {
     this.log.warn({ err, connectionId: session.connectionId }, `whatsapp session ${action} failed`);
   }
 
-  private sessionOf(row: ConnectionRef): Session {
+  private sessionOf(row: ConnectionRecord): Session {
     let session = this.sessions.get(row.id);
     if (!session) {
       session = {
@@ -329,9 +311,5 @@ export class SessionManager {
     const next = session.lifecycle.then(task);
     session.lifecycle = next.catch(() => undefined);
     return next;
-  }
-
-  private async find(connectionId: number): Promise<ConnectionRef | undefined> {
-    return Whatsapp.query(this.infra.db).findById(connectionId).select('id', 'companyId', 'provider');
   }
 }

@@ -5,9 +5,8 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AuthUser } from '../../auth/auth-user.js';
-import type { Database } from '../../db/database.js';
 import { AppError, ConflictError, NotFoundError } from '../../errors.js';
-import { Whatsapp } from '../../modules/whatsapp/whatsapp.model.js';
+import type { ConnectionStore } from '../connection-store.js';
 import type {
   ChannelDriver,
   ConnectionStatus,
@@ -126,10 +125,10 @@ export class Simulator {
   /** Kept across restarts of a session (the driver is replaced, the sent messages stay). */
   private readonly outboxes = new Map<number, Outbox>();
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly connections: ConnectionStore) {}
 
   readonly factory: DriverFactory = (context) => {
-    const device = new SimulatorDriver(context, this.db, this.outboxOf(context.connectionId), () => {
+    const device = new SimulatorDriver(context, this.connections, this.outboxOf(context.connectionId), () => {
       if (this.devices.get(context.connectionId) === device) this.devices.delete(context.connectionId);
     });
     this.devices.set(context.connectionId, device);
@@ -164,9 +163,9 @@ export class Simulator {
   }
 
   private async assertVisible(actor: AuthUser, connectionId: number): Promise<void> {
-    const query = Whatsapp.query(this.db).findById(connectionId).where('provider', 'simulator').select('id');
-    if (!actor.super) query.where('companyId', actor.companyId);
-    if (!(await query)) throw new NotFoundError('ERR_NO_WAPP_FOUND', 'No simulated connection with this ID');
+    const row = await this.connections.find(connectionId);
+    const visible = row?.provider === 'simulator' && (actor.super || row.companyId === actor.companyId);
+    if (!visible) throw new NotFoundError('ERR_NO_WAPP_FOUND', 'No simulated connection with this ID');
   }
 }
 
@@ -188,7 +187,7 @@ export class SimulatorDriver implements ChannelDriver {
 
   constructor(
     private readonly ctx: DriverContext,
-    private readonly db: Database,
+    private readonly connections: ConnectionStore,
     private readonly sent: Outbox,
     private readonly release: () => void,
   ) {}
@@ -196,7 +195,7 @@ export class SimulatorDriver implements ChannelDriver {
   async start(): Promise<void> {
     const run = this.reset();
     this.status({ status: 'OPENING' });
-    const row = await Whatsapp.query(this.db).findById(this.ctx.connectionId).select('number');
+    const row = await this.connections.find(this.ctx.connectionId);
     if (run !== this.run) return;
     if (row?.number) this.connect(row.number);
     else this.showQr();

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { DriverEvent } from '../../channels/driver.js';
+import type { EventJournal, JournalEntry, JournaledEvent } from '../../channels/event-journal.js';
 import type { Database } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
 
@@ -9,16 +9,6 @@ import type { Logger } from '../../logger.js';
  * so a crash between the two never loses it nor (with the pipeline's idempotent writes) doubles
  * it; what is left at start-up is processed again, in order per chat.
  */
-
-/** The driver events that are journaled: those that become messages. */
-export type JournaledEvent = Extract<DriverEvent, { type: 'message' | 'call' }>;
-
-export interface JournalEntry {
-  id: number;
-  companyId: number;
-  connectionId: number;
-  event: JournaledEvent;
-}
 
 /** On a bus event read from the journal: its entry, settled by whoever handles the event. */
 export interface Journaled {
@@ -31,10 +21,6 @@ const BATCH_MAX = 500;
 /** After this many failures an entry is set aside (kept, marked failed) and its chat goes on. */
 export const JOURNAL_ATTEMPTS = 3;
 const RETRY_DELAY_MS = 100;
-
-export function isJournaled(event: DriverEvent): event is JournaledEvent {
-  return event.type === 'message' || event.type === 'call';
-}
 
 /** The chat an event belongs to, within its connection: events of one chat are processed in order. */
 export function chatOf(event: JournaledEvent): string {
@@ -60,7 +46,7 @@ interface Waiting {
   reject(err: unknown): void;
 }
 
-export class InboundJournal {
+export class InboundJournal implements EventJournal {
   private waiting: Waiting[] = [];
   private writing?: Promise<void>;
 
