@@ -1,6 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // Plugins import the SDK by its package name; the tests run the sources, so it is the source module.
+  resolve: { alias: { 'atende/plugin': fileURLToPath(new URL('./core/plugin-sdk.ts', import.meta.url)) } },
   test: {
     include: ['tests/**/*.test.ts'],
     environment: 'node',

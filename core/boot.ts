@@ -1,7 +1,7 @@
 import type { Config } from './config/config.schema.js';
 import type { Logger } from './logger.js';
 import { createContainer, type Container } from './container.js';
-import { Migrator } from './db/migrator.js';
+import { describeMissing, Migrator } from './db/migrator.js';
 import { PluginHost } from './plugins/plugin-host.js';
 import { listen, type RunningServer } from './server.js';
 import { seedDemo, startDemoCustomers, type Demo } from './demo/demo.js';
@@ -44,7 +44,8 @@ async function step<T>(log: Logger, name: string, run: () => Promise<T>): Promis
  * plugins) → presence reset → platform data (the first super admin, handed to onInitialAdmin) →
  * HTTP listen (with the plugins' routes) → demo data (--demo) → plugins bootstrap → jobs → inbound
  * journal (what a crash left unprocessed) → WhatsApp sessions (→ the demo's customers).
- * stop() runs the same list backwards: sessions stop before jobs, the server and the database.
+ * stop() runs the same list backwards: sessions stop before jobs, the server, the plugins'
+ * destroy hooks and the database.
  */
 export async function startAtende(config: Config, log: Logger, hooks: BootHooks = {}): Promise<Atende> {
   const container = createContainer(config, log);
@@ -58,12 +59,16 @@ export async function startAtende(config: Config, log: Logger, hooks: BootHooks 
     await step(log, 'database', () => container.db.raw('select 1'));
     const plugins = await step(log, 'plugins', async () => {
       const host = await PluginHost.load(container);
+      // Before register, so the plugins whose register ran are destroyed if a later one fails.
+      stops.push(() => host.destroy());
       await host.register();
       return host;
     });
-    await step(log, 'migrations', () =>
-      new Migrator(container.db, plugins.migrationDirs).latest((name) => log.info({ migration: name }, 'migrated')),
-    );
+    await step(log, 'migrations', async () => {
+      const migrator = new Migrator(container.db, plugins.migrationDirs);
+      describeMissing((await migrator.status()).missing).forEach((line) => log.warn(line));
+      await migrator.latest((name) => log.info({ migration: name }, 'migrated'));
+    });
     // No socket is open yet: online flags left by a crash are stale.
     await step(log, 'presence', () => container.services.users.markAllOffline());
     // Before listen, so the first request already finds the admin's credentials kept. Should listen

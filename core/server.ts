@@ -1,8 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Container } from './container.js';
-import { createHttpApp, type ApiRoute } from './http/app.js';
-import type { AppRouter } from './http/context.js';
+import { createHttpApp, type ApiRoute, type PluginRouter } from './http/app.js';
 
 export interface RunningServer {
   server: Server;
@@ -12,12 +11,12 @@ export interface RunningServer {
 }
 
 /**
- * Listens for HTTP and websocket traffic, with `extraRouters` (the plugins') under /api after the
+ * Listens for HTTP and websocket traffic, with the plugins' routers under /api after the
  * core's. close() stops accepting, lets in-flight requests finish (up to `graceMs`), then closes
  * sockets; the caller closes the database afterwards.
  */
-export async function listen(c: Container, port: number, host: string, extraRouters: AppRouter[] = []): Promise<RunningServer> {
-  const { app, routes } = createHttpApp(c, extraRouters);
+export async function listen(c: Container, port: number, host: string, plugins: PluginRouter[] = []): Promise<RunningServer> {
+  const { app, routes } = createHttpApp(c, plugins);
   const server = createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   c.realtime.attach(server);

@@ -73,6 +73,11 @@ export const configEntries = {
       z.array(z.string().min(1)).default([]),
     ),
   },
+  pluginConfig: {
+    env: [],
+    doc: 'Settings of each plugin by plugin name; a key is also set by ATENDE_PLUGIN_<NAME>_<KEY>',
+    schema: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
+  },
   logLevel: {
     env: ['ATENDE_LOG_LEVEL', 'LOG_LEVEL'],
     doc: 'Log level: fatal, error, warn, info, debug, trace or silent',
@@ -120,4 +125,6 @@ export interface Config extends ConfigValues {
   database: { client: 'sqlite'; filename: string } | { client: 'pg'; connectionString: string };
   mediaDir: string;
   version: string;
+  /** The ATENDE_PLUGIN_<NAME>_<KEY> variables, read against each plugin's config schema when it loads. */
+  pluginEnv: Record<string, string>;
 }

@@ -42,6 +42,14 @@ function fromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
   return values;
 }
 
+const PLUGIN_ENV_PREFIX = 'ATENDE_PLUGIN_';
+
+function pluginEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[0].startsWith(PLUGIN_ENV_PREFIX) && entry[1] !== undefined),
+  );
+}
+
 function withoutUndefined(values: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
 }
@@ -72,9 +80,10 @@ export function parseDatabaseUrl(url: string, dir: string): Config['database'] {
 
 export function loadConfig(options: LoadConfigOptions = {}): Config {
   const dir = path.resolve(options.dir ?? process.cwd());
+  const env = options.env ?? process.env;
   const layered = {
     ...readConfigFile(dir),
-    ...fromEnv(options.env ?? process.env),
+    ...fromEnv(env),
     ...withoutUndefined(options.flags ?? {}),
   };
   const parsed = configSchema.safeParse(layered);
@@ -82,7 +91,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     const issue = parsed.error.issues[0]!;
     const key = String(issue.path[0] ?? '');
     const entry = configEntries[key as ConfigKey];
-    const where = entry ? ` (${CONFIG_FILE} "${key}" or ${entry.env.join('/')})` : '';
+    const where = entry ? ` (${CONFIG_FILE} "${key}"${entry.env.length > 0 ? ` or ${entry.env.join('/')}` : ''})` : '';
     throw new ConfigError(`config: ${key || 'value'} is invalid: ${issue.message}${where}`);
   }
   const values = parsed.data;
@@ -102,5 +111,6 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     database: parseDatabaseUrl(values.databaseUrl, dir),
     mediaDir: path.resolve(dir, values.mediaDir),
     version: packageVersion,
+    pluginEnv: pluginEnv(env),
   };
 }

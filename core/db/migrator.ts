@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
+import { ConfigError } from '../config/load-config.js';
 import type { Database } from './database.js';
 
 /** The core's migrations folder: `migrations/` in the source tree, `dist/migrations/` when built. */
@@ -39,6 +40,26 @@ export function createMigrationSource(pluginDirs: string[] = []): Knex.Migration
 export interface MigrationStatus {
   done: string[];
   pending: string[];
+  /** Applied migrations whose files are gone: those of a plugin removed from the installation. */
+  missing: string[];
+}
+
+/** `20250101000000_kanban_boards` → `kanban`: migration files carry their owner's name (STYLE.md). */
+function ownerOf(migration: string): string {
+  return /^\d{14}_([a-z][a-z0-9-]*)_/.exec(migration)?.[1] ?? 'unknown';
+}
+
+/**
+ * One line per plugin whose applied migrations have no file any more. Its tables stay: removing a
+ * plugin loses no data, and putting it back finds them.
+ */
+export function describeMissing(missing: string[]): string[] {
+  const byOwner = new Map<string, string[]>();
+  for (const name of missing) byOwner.set(ownerOf(name), [...(byOwner.get(ownerOf(name)) ?? []), name]);
+  return [...byOwner].map(
+    ([owner, names]) =>
+      `plugin ${owner} is no longer installed: its applied migrations (${names.join(', ')}) are kept and its tables left in place`,
+  );
 }
 
 export class Migrator {
@@ -48,12 +69,15 @@ export class Migrator {
     private readonly db: Database,
     pluginDirs: string[] = [],
   ) {
-    this.config = { migrationSource: createMigrationSource(pluginDirs), tableName: 'knex_migrations' };
+    // Knex refuses to run when an applied migration has no file; a removed plugin must not stop the others.
+    this.config = { migrationSource: createMigrationSource(pluginDirs), tableName: 'knex_migrations', disableMigrationsListValidation: true };
   }
 
   async status(): Promise<MigrationStatus> {
     const [done, pending] = (await this.db.migrate.list(this.config)) as [{ name: string }[], MigrationFile[]];
-    return { done: done.map((m) => m.name), pending: pending.map((m) => m.name) };
+    const known = new Set((await this.config.migrationSource!.getMigrations([])).map((m) => (m as MigrationFile).name));
+    const doneNames = done.map((m) => m.name);
+    return { done: doneNames, pending: pending.map((m) => m.name), missing: doneNames.filter((name) => !known.has(name)) };
   }
 
   /** Runs every pending migration as one batch (one rollback undoes it) and reports each by name. */
@@ -63,7 +87,16 @@ export class Migrator {
     return applied;
   }
 
+  /** Rolls back the last batch; refused when one of its migrations belongs to a plugin no longer installed. */
   async rollback(): Promise<string[]> {
+    const { missing } = await this.status();
+    const lastBatch: string[] = await this.db('knex_migrations')
+      .where('batch', this.db('knex_migrations').max('batch'))
+      .pluck('name');
+    const gone = lastBatch.filter((name) => missing.includes(name));
+    if (gone.length > 0) {
+      throw new ConfigError(`cannot roll back: ${describeMissing(gone)[0]}; put the plugin back to roll its migrations back`);
+    }
     const [, names] = (await this.db.migrate.rollback(this.config)) as [number, string[]];
     return names;
   }

@@ -6,6 +6,8 @@ import type { Container } from '../container.js';
 import type { AppRouter, AppState } from './context.js';
 import { errorMiddleware, requestLogMiddleware, securityHeadersMiddleware } from './middleware.js';
 import { webAppMiddleware } from './web-app.js';
+import { rawBodyParser } from './raw-body.js';
+import { assertNoShadowing, ownedRoutes } from './route-conflicts.js';
 import { authRoutes } from '../modules/auth/auth.routes.js';
 import { usersRoutes } from '../modules/users/users.routes.js';
 import { companiesRoutes } from '../modules/companies/companies.routes.js';
@@ -27,6 +29,7 @@ import { ticketNotesRoutes } from '../modules/tickets/ticket-notes.routes.js';
 import { dashboardRoutes } from '../modules/dashboard/dashboard.routes.js';
 
 export const JSON_BODY_LIMIT = '1mb';
+const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** Core routers, each mounted under /api with its own paths. */
 const coreRoutes: ((c: Container) => AppRouter)[] = [
@@ -51,11 +54,6 @@ const coreRoutes: ((c: Container) => AppRouter)[] = [
   dashboardRoutes,
 ];
 
-/**
- * The Koa app: error handling first, then request id and access log, security headers, body
- * parsing for /api, the API routers (core, then plugins), a JSON 404 for unknown /api paths,
- * and the web app for everything else.
- */
 export interface HttpApp {
   app: Koa<AppState>;
   /** Every API route (method and full path): what the route-walking tests cover. */
@@ -67,7 +65,29 @@ export interface ApiRoute {
   path: string;
 }
 
-export function createHttpApp(c: Container, extraRouters: AppRouter[] = []): HttpApp {
+/** A plugin's router as the host hands it over: who owns it, and whether its routes keep the raw body. */
+export interface PluginRouter {
+  owner: string;
+  router: AppRouter;
+  rawBody: boolean;
+}
+
+/**
+ * The Koa app: error handling first, then request id and access log, security headers, body
+ * parsing for /api, the API routers (core, then plugins, which may not shadow each other), a JSON
+ * 404 for unknown /api paths, and the web app for everything else.
+ */
+export function createHttpApp(c: Container, plugins: PluginRouter[] = []): HttpApp {
+  const api: AppRouter = new Router<AppState>({ prefix: '/api' });
+  api.get('/version', (ctx) => {
+    ctx.body = { version: c.config.version };
+  });
+  const core = coreRoutes.map((make) => make(c));
+  assertNoShadowing(
+    [{ owner: 'the core', method: 'GET', path: '/version' }, ...core.flatMap((router) => ownedRoutes('the core', router))],
+    plugins.flatMap(({ owner, router }) => ownedRoutes(owner, router)),
+  );
+
   // ctx.ip: the entry `trustProxy` hops from the right of X-Forwarded-For (Koa keeps the last maxIpsCount).
   const app = new Koa<AppState>({ proxy: c.config.trustProxy > 0, maxIpsCount: c.config.trustProxy });
   app.use(errorMiddleware());
@@ -83,13 +103,16 @@ export function createHttpApp(c: Container, extraRouters: AppRouter[] = []): Htt
         throw Object.assign(err, { status: (err as { status?: number }).status ?? 400, expose: true });
       },
   });
-  app.use(async (ctx, next) => (ctx.path.startsWith('/api/') ? bodyParser(ctx, next) : next()));
-
-  const api: AppRouter = new Router<AppState>({ prefix: '/api' });
-  api.get('/version', (ctx) => {
-    ctx.body = { version: c.config.version };
+  const rawBody = rawBodyParser(BODY_LIMIT_BYTES);
+  const rawRouters = plugins.filter((p) => p.rawBody).map((p) => p.router);
+  const wantsRawBody = (path: string, method: string) =>
+    rawRouters.some((router) => router.match(path.slice('/api'.length), method).route);
+  app.use(async (ctx, next) => {
+    if (!ctx.path.startsWith('/api/')) return next();
+    return wantsRawBody(ctx.path, ctx.method) ? rawBody(ctx, next) : bodyParser(ctx, next);
   });
-  for (const router of [...coreRoutes.map((make) => make(c)), ...extraRouters]) {
+
+  for (const router of [...core, ...plugins.map((p) => p.router)]) {
     api.use(router.routes(), router.allowedMethods({ throw: true }));
   }
   app.use(api.routes());

@@ -8,6 +8,8 @@ export interface AppState {
   log: Logger;
   /** Set by requireAuth. */
   user: AuthUser;
+  /** The request body's bytes, on the public routes of a plugin that asks for them (`rawBody: true`). */
+  rawBody?: Buffer;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

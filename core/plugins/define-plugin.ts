@@ -1,41 +1,105 @@
-import type { Container } from '../container.js';
-import type { DomainEvent, EventName } from '../events/event-bus.js';
+import type { z } from 'zod';
+import type { AuthUser } from '../auth/auth-user.js';
+import type { Services } from '../container.js';
+import type { Database } from '../db/database.js';
+import type { DomainEvent, EventHandler, EventName } from '../events/event-bus.js';
 import type { AppRouter } from '../http/context.js';
 import type { JobScheduler } from '../jobs/job-engine.js';
+import type { Logger } from '../logger.js';
 import { PLAN_FLAGS, type PlanFlag } from '../modules/plans/plan.model.js';
+import type { MediaStorage } from '../storage/media-storage.js';
 
 /**
- * What every hook receives: the container, with `log` scoped to the plugin and `jobs` the
- * plugin's view of the job engine (its handlers re-check the plugin's flag when they run).
+ * The core services a plugin may call: the stable facade of the SDK. A service joins it here, in
+ * this one line, once its interface is meant to last.
  */
-export type PluginApp = Omit<Container, 'jobs'> & { jobs: JobScheduler };
+export const PLUGIN_SERVICES = ['tickets', 'messages', 'outbound', 'settings', 'plans', 'users', 'companies'] as const satisfies (keyof Services)[];
 
-export type PluginEventHook = (event: DomainEvent, app: PluginApp) => Promise<void>;
+export type PluginServices = Pick<Services, (typeof PLUGIN_SERVICES)[number]> & { media: MediaStorage };
 
-export interface PluginDefinition {
+/** The event bus as a plugin sees it: its handlers are labelled with the plugin's name in the logs. */
+export interface PluginEvents {
+  emit<T>(name: EventName, companyId: number | null, payload: T): Promise<void>;
+  on(name: EventName, handler: EventHandler): () => void;
+}
+
+/**
+ * The realtime hub as a plugin sees it. A `room` is the plugin's own: `publish(…, 'board:3')`
+ * reaches the sockets that joined `<plugin>:board:3` through one of the plugin's join rules;
+ * without a room the frame goes to every socket of the company.
+ */
+export interface PluginRealtime {
+  publish(companyId: number, channel: string, data: unknown, room?: string | string[]): void;
+}
+
+/** What every hook receives: the plugin's narrow view of the server, never the whole container. */
+export interface PluginApp<C = unknown> {
+  /** The plugin's name. */
+  name: string;
+  /** Logger whose lines carry the plugin's name. */
+  log: Logger;
+  db: Database;
+  /** The job engine; handlers re-check the plugin's flag for the job's company when they run. */
+  jobs: JobScheduler;
+  realtime: PluginRealtime;
+  events: PluginEvents;
+  /** The plugin's own config, parsed by its `config` schema at start-up. */
+  config: C;
+  services: PluginServices;
+}
+
+export type PluginEventHook<C = unknown> = (event: DomainEvent, app: PluginApp<C>) => Promise<void>;
+
+/**
+ * A realtime join rule: answers the room (inside the plugin's namespace, without the prefix) a
+ * user may join for a client frame, or null to refuse. The host checks the plugin's flag first.
+ */
+export type PluginJoinRule<C = unknown> = (user: AuthUser, data: unknown, app: PluginApp<C>) => Promise<string | null> | string | null;
+
+/** A plugin's config schema: a zod object, so each key can also come from its own variable. */
+export type PluginConfigSchema = z.ZodObject;
+
+export interface PluginDefinition<S extends PluginConfigSchema = PluginConfigSchema, C = z.infer<S>> {
   /** Unique among installed plugins; lowercase, digits and dashes. */
   name: string;
   /** Plan flag that enables the plugin per company; omitted = always on. Gates behaviour, never schema. */
   flag?: PlanFlag;
+  /**
+   * The plugin's settings: `pluginConfig.<name>` of atende.config.json, each key overridden by
+   * ATENDE_PLUGIN_<NAME>_<KEY>; validated at start-up, a bad value stops it. Parsed into `app.config`.
+   */
+  config?: S;
   /** Migrations folder, relative to the plugin's entry module; run after the core's, whatever the flag. */
   migrations?: string;
   /** Authenticated routes under /api; the host answers 403 ERR_PLAN_FEATURE_DISABLED when the flag is off. */
-  routes?(router: AppRouter, app: PluginApp): void;
+  routes?(router: AppRouter, app: PluginApp<C>): void;
   /** Routes under /api with no authentication nor flag check (webhooks); they check what they need. */
-  publicRoutes?(router: AppRouter, app: PluginApp): void;
+  publicRoutes?(router: AppRouter, app: PluginApp<C>): void;
+  /** Keep the request body's bytes in `ctx.state.rawBody` on the public routes (webhook signatures). */
+  rawBody?: boolean;
   /** Job definitions; a job whose data has a companyId is skipped when the flag is off for it at run time. */
-  jobs?(jobs: JobScheduler, app: PluginApp): void | Promise<void>;
+  jobs?(jobs: JobScheduler, app: PluginApp<C>): void | Promise<void>;
   /** Domain event hooks, called for companies with the flag (and for events of no company). */
-  events?: Partial<Record<EventName, PluginEventHook>>;
+  events?: Partial<Record<EventName, PluginEventHook<C>>>;
+  /** Realtime join rules by client frame type (`joinBoard`); refused at start if the type is taken. */
+  joins?: Record<string, PluginJoinRule<C>>;
   /** Web pages and menu entries, built into the SPA (folder relative to the entry module). */
   web?: string;
   /** Runs at start-up before the database is touched. */
-  register?(app: PluginApp): void | Promise<void>;
+  register?(app: PluginApp<C>): void | Promise<void>;
   /** Runs once the server listens, before jobs start. */
-  bootstrap?(app: PluginApp): void | Promise<void>;
+  bootstrap?(app: PluginApp<C>): void | Promise<void>;
+  /** Runs on shutdown, plugins in reverse order of loading; an error is logged, never thrown. */
+  destroy?(app: PluginApp<C>): void | Promise<void>;
 }
 
 const PLUGIN_NAME = /^[a-z][a-z0-9-]*$/;
+/** A join frame type; its leave<Something> twin leaves the same room. */
+const JOIN_FRAME = /^join[A-Z][A-Za-z0-9]*$/;
+
+function isFunctionMap(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && Object.values(value).every((hook) => typeof hook === 'function');
+}
 
 /** Problems with a plugin object, as sentences; empty when it is well formed. */
 export function pluginProblems(value: unknown): string[] {
@@ -51,20 +115,27 @@ export function pluginProblems(value: unknown): string[] {
   for (const key of ['migrations', 'web'] as const) {
     if (plugin[key] !== undefined && typeof plugin[key] !== 'string') problems.push(`${key} must be a folder name`);
   }
-  for (const key of ['routes', 'publicRoutes', 'jobs', 'register', 'bootstrap'] as const) {
+  for (const key of ['routes', 'publicRoutes', 'jobs', 'register', 'bootstrap', 'destroy'] as const) {
     if (plugin[key] !== undefined && typeof plugin[key] !== 'function') problems.push(`${key} must be a function`);
   }
-  if (plugin.events !== undefined) {
-    const events = plugin.events;
-    if (typeof events !== 'object' || events === null || Object.values(events).some((hook) => typeof hook !== 'function')) {
-      problems.push('events must map event names to functions');
+  if (plugin.rawBody !== undefined && typeof plugin.rawBody !== 'boolean') problems.push('rawBody must be true or false');
+  if (plugin.events !== undefined && !isFunctionMap(plugin.events)) problems.push('events must map event names to functions');
+  if (plugin.joins !== undefined) {
+    const joins = plugin.joins;
+    if (!isFunctionMap(joins) || Object.keys(joins as object).some((type) => !JOIN_FRAME.test(type))) {
+      problems.push('joins must map client frame types named join<Something> to functions');
     }
+  }
+  // Duck-typed rather than instanceof: a plugin outside the repository may bring its own zod.
+  const config = plugin.config as { safeParse?: unknown; shape?: unknown } | undefined;
+  if (config !== undefined && (typeof config?.safeParse !== 'function' || typeof config.shape !== 'object')) {
+    problems.push('config must be a zod object schema (z.object({...}))');
   }
   return problems;
 }
 
 /** Declares a plugin: the default export of its entry module (DESIGN.md §7). */
-export function definePlugin<const P extends PluginDefinition>(plugin: P): P {
+export function definePlugin<S extends PluginConfigSchema = PluginConfigSchema>(plugin: PluginDefinition<S>): PluginDefinition<S> {
   const problems = pluginProblems(plugin);
   if (problems.length > 0) throw new Error(`Plugin ${String(plugin.name)}: ${problems.join('; ')}`);
   return plugin;

@@ -1,23 +1,26 @@
 import Router from '@koa/router';
 import type { Next } from 'koa';
+import { ConfigError } from '../config/load-config.js';
 import type { Container } from '../container.js';
 import { PlanFeatureDisabledError } from '../errors.js';
 import { requireAuth } from '../http/auth.middleware.js';
 import type { AppContext, AppRouter, AppState } from '../http/context.js';
+import type { PluginRouter } from '../http/app.js';
 import type { JobData, JobHandler, JobOptions, JobScheduler } from '../jobs/job-engine.js';
 import type { Logger } from '../logger.js';
 import type { PlanFlag } from '../modules/plans/plan.model.js';
-import type { PluginApp } from './define-plugin.js';
+import { PLUGIN_SERVICES, type PluginApp, type PluginServices } from './define-plugin.js';
 import { loadPlugins, type LoadedPlugin } from './plugin-loader.js';
 
 interface HostedPlugin extends LoadedPlugin {
-  app: PluginApp;
+  app: PluginApp<Record<string, unknown>>;
 }
 
 /**
- * Runs the installed plugins' hooks at their step of start-up, each once, in plugin order, and
- * owns what they share: the plan flag checks on routes, jobs and event hooks, the plugin-scoped
- * logger, and error isolation (a failing event hook is logged, never felt by the emitter).
+ * Runs the installed plugins' hooks at their step of start-up and shutdown, each once, in plugin
+ * order, and owns what they share: the plan flag checks on routes, socket joins, jobs and event
+ * hooks, the plugin-scoped logger, namespaced realtime rooms, and error isolation (a failing event
+ * hook is logged, never felt by the emitter).
  */
 export class PluginHost {
   readonly plugins: HostedPlugin[];
@@ -26,13 +29,11 @@ export class PluginHost {
     private readonly c: Container,
     loaded: LoadedPlugin[],
   ) {
-    this.plugins = loaded.map((plugin) => {
-      const log = c.log.child({ plugin: plugin.definition.name });
-      return { ...plugin, app: { ...c, log, jobs: this.scheduler(plugin.definition.flag, log) } };
-    });
+    const services = this.services();
+    this.plugins = loaded.map((plugin) => ({ ...plugin, app: this.app(plugin, services) }));
   }
 
-  /** Finds and imports every plugin (DESIGN.md §7); fails on a malformed plugin or a duplicate name. */
+  /** Finds and imports every plugin (DESIGN.md §7); fails on a malformed plugin, a bad config or a duplicate name. */
   static async load(c: Container): Promise<PluginHost> {
     return new PluginHost(c, await loadPlugins(c.config));
   }
@@ -42,7 +43,7 @@ export class PluginHost {
     return this.plugins.flatMap((p) => (p.migrationsDir ? [p.migrationsDir] : []));
   }
 
-  /** Before the database work: each plugin's register hook, its job definitions and its event hooks. */
+  /** Before the database work: each plugin's register hook, its jobs, event hooks and join rules. */
   async register(): Promise<void> {
     for (const plugin of this.plugins) {
       const { definition, app } = plugin;
@@ -63,23 +64,26 @@ export class PluginHost {
           `plugin:${definition.name}`,
         );
       }
+      this.defineJoins(plugin);
     }
   }
 
   /** The plugins' routers for createHttpApp: authenticated and flag-guarded ones, then public ones, per plugin. */
-  routers(): AppRouter[] {
-    const routers: AppRouter[] = [];
+  routers(): PluginRouter[] {
+    const routers: PluginRouter[] = [];
     for (const plugin of this.plugins) {
       const { definition, app } = plugin;
+      const owner = `plugin ${definition.name}`;
       if (definition.routes) {
         const router = this.router(plugin, 'routes', (r) => definition.routes!(r, app));
         const guards = [requireAuth(this.c)];
         if (definition.flag) guards.push(this.flagGuard(definition.flag));
         for (const layer of router.stack) layer.stack.unshift(...guards);
-        routers.push(router);
+        routers.push({ owner, router, rawBody: false });
       }
       if (definition.publicRoutes) {
-        routers.push(this.router(plugin, 'publicRoutes', (r) => definition.publicRoutes!(r, app)));
+        const router = this.router(plugin, 'publicRoutes', (r) => definition.publicRoutes!(r, app));
+        routers.push({ owner, router, rawBody: definition.rawBody === true });
       }
     }
     return routers;
@@ -92,11 +96,71 @@ export class PluginHost {
     }
   }
 
+  /** On shutdown, in reverse order of loading: a failing destroy is logged and the others still run. */
+  async destroy(): Promise<void> {
+    for (const { definition, app } of [...this.plugins].reverse()) {
+      try {
+        await definition.destroy?.(app);
+      } catch (err) {
+        app.log.error({ err }, 'plugin destroy failed');
+      }
+    }
+  }
+
   private async run(plugin: LoadedPlugin, hook: string, call: () => unknown): Promise<void> {
     try {
       await call();
     } catch (err) {
       throw new Error(`plugin ${plugin.definition.name}: ${hook} failed: ${(err as Error).message}`, { cause: err });
+    }
+  }
+
+  /** The stable services every plugin shares (PluginServices). */
+  private services(): PluginServices {
+    const picked = Object.fromEntries(PLUGIN_SERVICES.map((name) => [name, this.c.services[name]]));
+    return { ...(picked as Pick<PluginServices, (typeof PLUGIN_SERVICES)[number]>), media: this.c.media };
+  }
+
+  /** One plugin's narrow view of the server. */
+  private app(plugin: LoadedPlugin, services: PluginServices): PluginApp<Record<string, unknown>> {
+    const { name, flag } = plugin.definition;
+    const { bus, realtime } = this.c;
+    const log = this.c.log.child({ plugin: name });
+    const room = (r: string | string[]) => (Array.isArray(r) ? r.map((one) => `${name}:${one}`) : `${name}:${r}`);
+    return {
+      name,
+      log,
+      db: this.c.db,
+      jobs: this.scheduler(flag, log),
+      realtime: {
+        publish: (companyId, channel, data, to) => realtime.publish(companyId, channel, data, to === undefined ? undefined : room(to)),
+      },
+      events: {
+        emit: (event, companyId, payload) => bus.emit(event, companyId, payload),
+        on: (event, handler) => bus.on(event, handler, `plugin:${name}`),
+      },
+      config: plugin.config,
+      services,
+    };
+  }
+
+  /**
+   * A plugin's join rules: rooms inside its namespace (`<plugin>:<room>`), for companies whose plan
+   * has its flag. A frame type the core or another plugin already has is refused at start.
+   */
+  private defineJoins(plugin: HostedPlugin): void {
+    const { definition, app } = plugin;
+    for (const [type, rule] of Object.entries(definition.joins ?? {})) {
+      const policy = async (user: Parameters<typeof rule>[0], data: unknown) => {
+        if (!(await this.enabled(definition.flag, user.companyId))) return null;
+        const room = await rule(user, data, app);
+        return room === null ? null : `${definition.name}:${room}`;
+      };
+      try {
+        this.c.realtime.definePolicy(type, policy, `plugin ${definition.name}`);
+      } catch (err) {
+        throw new ConfigError(`plugin ${definition.name}: ${(err as Error).message}`);
+      }
     }
   }
 

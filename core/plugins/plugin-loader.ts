@@ -4,6 +4,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Config } from '../config/config.schema.js';
 import { ConfigError } from '../config/load-config.js';
 import { pluginProblems, type PluginDefinition } from './define-plugin.js';
+import { resolvePluginConfig, type PluginConfigSources } from './plugin-config.js';
+import { resolvePluginSdkToCore } from './sdk-resolution.js';
 
 /** The product's own plugins: `plugins/` in the source tree, `dist/plugins/` when built. */
 export const builtinPluginsDir = fileURLToPath(new URL('../../plugins', import.meta.url));
@@ -17,6 +19,8 @@ export interface LoadedPlugin {
   source: string;
   /** Absolute migrations folder, when the plugin has one. */
   migrationsDir?: string;
+  /** Its config, parsed by its schema (app.config). */
+  config: Record<string, unknown>;
 }
 
 interface PluginEntry {
@@ -46,7 +50,7 @@ function configEntry(item: string, dir: string): PluginEntry {
   }
 }
 
-async function importPlugin({ source, url }: PluginEntry): Promise<LoadedPlugin> {
+async function importPlugin({ source, url }: PluginEntry, sources: PluginConfigSources): Promise<LoadedPlugin> {
   let module: { default?: unknown };
   try {
     module = (await import(url)) as { default?: unknown };
@@ -56,7 +60,7 @@ async function importPlugin({ source, url }: PluginEntry): Promise<LoadedPlugin>
   const problems = pluginProblems(module.default);
   if (problems.length > 0) throw new ConfigError(`plugin ${source}: ${problems.join('; ')}`);
   const definition = module.default as PluginDefinition;
-  const loaded: LoadedPlugin = { definition, source };
+  const loaded: LoadedPlugin = { definition, source, config: resolvePluginConfig(definition, sources) };
   if (definition.migrations !== undefined) {
     const migrationsDir = path.resolve(path.dirname(fileURLToPath(url)), definition.migrations);
     if (!isFolder(migrationsDir)) throw new ConfigError(`plugin ${definition.name}: no migrations folder ${migrationsDir}`);
@@ -65,11 +69,15 @@ async function importPlugin({ source, url }: PluginEntry): Promise<LoadedPlugin>
   return loaded;
 }
 
+type PluginsConfig = Pick<Config, 'dir' | 'plugins' | 'pluginConfig' | 'pluginEnv'>;
+
 /**
  * Every installed plugin, in the order the host runs them: the built-in folders sorted by name,
- * then the config's `plugins` in their order. Two plugins of one name stop start-up.
+ * then the config's `plugins` in their order, each with its config validated. Two plugins of one
+ * name stop start-up.
  */
-export async function loadPlugins(config: Pick<Config, 'dir' | 'plugins'>): Promise<LoadedPlugin[]> {
+export async function loadPlugins(config: PluginsConfig): Promise<LoadedPlugin[]> {
+  resolvePluginSdkToCore();
   const builtins = isFolder(builtinPluginsDir)
     ? readdirSync(builtinPluginsDir, { withFileTypes: true })
         .filter((d) => d.isDirectory())
@@ -82,7 +90,7 @@ export async function loadPlugins(config: Pick<Config, 'dir' | 'plugins'>): Prom
   ];
   const plugins: LoadedPlugin[] = [];
   for (const entry of entries) {
-    const plugin = await importPlugin(entry);
+    const plugin = await importPlugin(entry, config);
     const twin = plugins.find((p) => p.definition.name === plugin.definition.name);
     if (twin) {
       throw new ConfigError(`Two plugins are named "${plugin.definition.name}": ${twin.source} and ${plugin.source}`);
@@ -93,6 +101,6 @@ export async function loadPlugins(config: Pick<Config, 'dir' | 'plugins'>): Prom
 }
 
 /** The plugins' migrations folders in run order (after the core's): what `atende migrate` hands the Migrator. */
-export async function pluginMigrationDirs(config: Pick<Config, 'dir' | 'plugins'>): Promise<string[]> {
+export async function pluginMigrationDirs(config: PluginsConfig): Promise<string[]> {
   return (await loadPlugins(config)).flatMap((p) => (p.migrationsDir ? [p.migrationsDir] : []));
 }

@@ -34,6 +34,8 @@ const clientFrame = z.object({
 export class RealtimeHub {
   private readonly clients = new Set<Client>();
   private readonly policies = new Map<string, JoinPolicy>();
+  /** Who declared each policy, for the message refusing a second one. */
+  private readonly policyOwners = new Map<string, string>();
   private readonly roomsProviders: RoomsProvider[] = [];
   private readonly statusListeners: ((user: AuthUser, online: boolean) => void)[] = [];
   private wss?: WebSocketServer;
@@ -48,9 +50,15 @@ export class RealtimeHub {
     pubsub.subscribe((envelope) => this.deliver(envelope));
   }
 
-  /** Registers what a client frame of this type may join (joinChatBox, joinTickets, …). */
-  definePolicy(type: string, policy: JoinPolicy): void {
+  /**
+   * Registers what a client frame of this type may join (joinChatBox, joinTickets, …). A type has
+   * one policy: a second one would silently widen or narrow who joins, so it is refused.
+   */
+  definePolicy(type: string, policy: JoinPolicy, owner = 'the core'): void {
+    const taken = this.policyOwners.get(type);
+    if (taken) throw new Error(`realtime join rule "${type}" is already declared by ${taken}`);
     this.policies.set(type, policy);
+    this.policyOwners.set(type, owner);
   }
 
   /** Adds rooms every socket of a user is in without asking (e.g. `queue:3` for the user's queues). */

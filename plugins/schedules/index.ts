@@ -1,5 +1,4 @@
-import { Events } from '../../core/events/event-bus.js';
-import { definePlugin } from '../../core/plugins/define-plugin.js';
+import { definePlugin, Events } from 'atende/plugin';
 import { ScheduleSender, SCHEDULES_SEND_JOB, SCHEDULES_SWEEP_JOB, SWEEP_EVERY_MS } from './schedule-sender.js';
 import { schedulesRoutes } from './schedules.routes.js';
 

@@ -36,7 +36,7 @@ export class ScheduleSender {
 
   /** Sends a schedule that is still PENDENTE and due; answers whether it changed. */
   async send(companyId: number, scheduleId: number): Promise<boolean> {
-    const { db, media } = this.app;
+    const { db, services: { media } } = this.app;
     // The message gets its own copy of the file: the schedule's may be removed with the schedule.
     let copy: string | undefined;
     let result: { ticketId: number | null } | undefined;

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { QueryBuilder } from 'objection';
-import type { RealtimeHub } from '../../core/realtime/hub.js';
+import type { PluginRealtime } from 'atende/plugin';
 import { Schedule, type ScheduleStatus } from './schedule.model.js';
 
 /** A schedule as the API and the live events show it; media by its authenticated URL. */
@@ -70,6 +70,6 @@ export async function loadScheduleView(db: Knex, companyId: number, id: number):
 }
 
 /** The spec's channel, to every user of the company (written without a dash after "company"). */
-export function publishSchedule(realtime: RealtimeHub, companyId: number, event: ScheduleEvent): void {
+export function publishSchedule(realtime: PluginRealtime, companyId: number, event: ScheduleEvent): void {
   realtime.publish(companyId, `company${companyId}-schedule`, event);
 }

@@ -154,7 +154,7 @@ export class SchedulesService {
     const companyId = actor.companyId;
     // Checked before the file is written, and again with the row locked.
     await this.app.db.transaction((trx) => this.editable(trx, actor, id));
-    const stored = await this.app.media.save(companyId, file.name, file);
+    const stored = await this.app.services.media.save(companyId, file.name, file);
     try {
       return await this.replaceMedia(actor, id, { mediaPath: stored.name, mediaName: displayFileName(file.name) });
     } catch (err) {
@@ -232,7 +232,7 @@ export class SchedulesService {
   }
 
   private async discard(companyId: number, stored: string): Promise<void> {
-    await this.app.media.remove(companyId, stored).catch((err: unknown) => this.app.log.warn({ err, stored }, 'schedule media not removed'));
+    await this.app.services.media.remove(companyId, stored).catch((err: unknown) => this.app.log.warn({ err, stored }, 'schedule media not removed'));
   }
 
   private async announce(companyId: number, id: number, action: 'create' | 'update'): Promise<ScheduleView> {

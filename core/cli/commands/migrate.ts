@@ -3,6 +3,7 @@ import { loadConfig } from '../../config/load-config.js';
 import { usageError } from '../errors.js';
 import { resolveDir, type CliContext } from '../context.js';
 import { createMigrator, migrateWithProgress } from '../migrations.js';
+import { describeMissing } from '../../db/migrator.js';
 
 interface MigrateOptions {
   dir?: string;
@@ -26,8 +27,9 @@ async function runMigrate(options: MigrateOptions, ctx: CliContext): Promise<voi
   const db = createDatabase(config.database);
   try {
     const migrator = await createMigrator(db, config);
+    const { done, pending, missing } = await migrator.status();
+    describeMissing(missing).forEach(ctx.print);
     if (options.status) {
-      const { done, pending } = await migrator.status();
       for (const name of done) ctx.print(`done     ${name}`);
       for (const name of pending) ctx.print(`pending  ${name}`);
       ctx.print(`${done.length} done, ${pending.length} pending`);

@@ -1,0 +1,34 @@
+/**
+ * The plugin SDK, published as `atende/plugin`: the one module a plugin imports (DESIGN.md §7).
+ * What it exports is the stable surface; anything a plugin needs beyond it is a gap to mend here.
+ */
+export { z } from 'zod';
+export { definePlugin } from './plugins/define-plugin.js';
+export type {
+  PluginApp,
+  PluginConfigSchema,
+  PluginDefinition,
+  PluginEventHook,
+  PluginEvents,
+  PluginJoinRule,
+  PluginRealtime,
+  PluginServices,
+} from './plugins/define-plugin.js';
+export {
+  AppError,
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  PlanFeatureDisabledError,
+  PlanLimitError,
+  UnauthorizedError,
+  ValidationError,
+} from './errors.js';
+export { booleanQuery, id, idParam, MAX_ID, pageNumberQuery, routeId, validate } from './http/validate.js';
+export { Events, type DomainEvent, type EventName } from './events/event-bus.js';
+export type { AppContext, AppRouter, AppState } from './http/context.js';
+export type { JobData, JobHandler, JobOptions, JobScheduler } from './jobs/job-engine.js';
+export type { AuthUser, Profile } from './auth/auth-user.js';
+export type { Logger } from './logger.js';
+export type { Database } from './db/database.js';
+export type { PlanFlag } from './modules/plans/plan.model.js';
