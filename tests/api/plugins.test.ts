@@ -27,7 +27,7 @@ afterAll(async () => {
 
 /** A company on its own plan, with or without the sample plugin's flag, and its admin signed in. */
 async function tenant(name: string, useKanban: boolean) {
-  const { db, services } = server.atende.container;
+  const { services } = server.atende.container;
   const plan = await services.plans.create({ name: `Plan ${name}`, users: 10, connections: 1, queues: 1, value: 0, useKanban });
   const email = `admin@${name.toLowerCase()}.test`;
   const { company } = await services.companies.createTenant({ name, email, password: PASSWORD, planId: plan.id });

@@ -312,7 +312,7 @@ describe('changing and deleting schedules', () => {
   });
 
   it("answers 403 ERR_PLAN_FEATURE_DISABLED when the company's plan has no schedules", async () => {
-    const { db, services } = server.atende.container;
+    const { services } = server.atende.container;
     const plan = await services.plans.create({ name: 'Sem agenda', users: 5, connections: 1, queues: 1, value: 0, useSchedules: false });
     const email = 'admin@semagenda.test';
     await services.companies.createTenant({ name: 'Sem Agenda', email, password: PASSWORD, planId: plan.id });

@@ -204,7 +204,7 @@ describeE2E('schedules page', () => {
   it(
     "a company whose plan has no schedules sees no Agendamentos entry, and /schedules is denied",
     async () => {
-      const { db, services } = server.atende.container;
+      const { services } = server.atende.container;
       const plan = await services.plans.create({ name: 'Sem agenda', users: 5, connections: 1, queues: 1, value: 0, useSchedules: false });
       const email = 'admin@lojasemagenda.test';
       await services.companies.createTenant({ name: 'Loja Sem Agenda', email, password: PASSWORD, planId: plan.id });

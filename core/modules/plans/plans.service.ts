@@ -189,7 +189,7 @@ export class PlansService {
     return this.grants.get(companyId, async () => {
       const db = this.infra.db;
       const company = await Company.query(db).findById(companyId).select('planId');
-      if (company?.planId == null) return null;
+      if (company === undefined || company.planId === null) return null;
       const rows = await PlanFeature.query(db).where('planId', company.planId);
       return new Map(rows.map((row) => [row.key, row]));
     });
