@@ -50,8 +50,13 @@ export class PlanFeatureDisabledError extends AppError {
   }
 }
 
+/** The spec's plan counts keep a code each; any other limit (declared by a plugin) shares ERR_PLAN_LIMIT. */
+const COUNT_LIMITS = new Set(['users', 'connections', 'queues']);
+
+/** One more would exceed the company's plan: 403, naming the limit (`details.limit`) and its value. */
 export class PlanLimitError extends AppError {
-  constructor(resource: 'users' | 'connections' | 'queues', limit: number) {
-    super(`ERR_PLAN_LIMIT_${resource.toUpperCase()}`, 403, `The company's plan allows at most ${limit} ${resource}`);
+  constructor(limit: string, max: number) {
+    const code = COUNT_LIMITS.has(limit) ? `ERR_PLAN_LIMIT_${limit.toUpperCase()}` : 'ERR_PLAN_LIMIT';
+    super(code, 403, `The company's plan allows at most ${max} ${limit}`, { limit, max });
   }
 }

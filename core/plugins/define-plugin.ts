@@ -6,7 +6,7 @@ import type { DomainEvent, EventHandler, EventName } from '../events/event-bus.j
 import type { AppRouter } from '../http/context.js';
 import type { JobScheduler } from '../jobs/job-engine.js';
 import type { Logger } from '../logger.js';
-import { PLAN_FLAGS, type PlanFlag } from '../modules/plans/plan.model.js';
+import { FEATURE_KEY, type PlanLabel, type PlanLimitDeclaration } from '../modules/plans/plan-catalogue.js';
 import type { MediaStorage } from '../storage/media-storage.js';
 
 /**
@@ -62,8 +62,18 @@ export type PluginConfigSchema = z.ZodObject;
 export interface PluginDefinition<S extends PluginConfigSchema = PluginConfigSchema, C = z.infer<S>> {
   /** Unique among installed plugins; lowercase, digits and dashes. */
   name: string;
-  /** Plan flag that enables the plugin per company; omitted = always on. Gates behaviour, never schema. */
-  flag?: PlanFlag;
+  /**
+   * Plan flag that enables the plugin per company; omitted = always on. Gates behaviour, never
+   * schema. One of the spec's seven (useKanban, …) or the plugin's own (camelCase, e.g. useEcho).
+   */
+  flag?: string;
+  /** The flag's label on the super user's Plans tab; the spec's flags have theirs already. */
+  flagLabel?: PlanLabel;
+  /**
+   * Numbers a plan sets per company (e.g. `echoesPerMonth: { label: { 'pt-BR': 'Ecos por mês' },
+   * default: 100 }`); read with `plans.limit(companyId, key)`, enforced with `plans.assertBelowLimit`.
+   */
+  limits?: Record<string, PlanLimitDeclaration>;
   /**
    * The plugin's settings: `pluginConfig.<name>` of atende.config.json, each key overridden by
    * ATENDE_PLUGIN_<NAME>_<KEY>; validated at start-up, a bad value stops it. Parsed into `app.config`.
@@ -109,9 +119,9 @@ export function pluginProblems(value: unknown): string[] {
   if (typeof plugin.name !== 'string' || !PLUGIN_NAME.test(plugin.name)) {
     problems.push('name must be lowercase letters, digits and dashes, starting with a letter');
   }
-  if (plugin.flag !== undefined && !PLAN_FLAGS.includes(plugin.flag as PlanFlag)) {
-    problems.push(`flag must be one of ${PLAN_FLAGS.join(', ')}`);
-  }
+  if (plugin.flag !== undefined && !isFeatureKey(plugin.flag)) problems.push('flag must be a camelCase name (useEcho)');
+  if (plugin.flagLabel !== undefined && !isLabel(plugin.flagLabel)) problems.push("flagLabel must give at least { 'pt-BR': text }");
+  if (plugin.limits !== undefined) problems.push(...limitProblems(plugin.limits));
   for (const key of ['migrations', 'web'] as const) {
     if (plugin[key] !== undefined && typeof plugin[key] !== 'string') problems.push(`${key} must be a folder name`);
   }
@@ -132,6 +142,27 @@ export function pluginProblems(value: unknown): string[] {
     problems.push('config must be a zod object schema (z.object({...}))');
   }
   return problems;
+}
+
+function isFeatureKey(value: unknown): boolean {
+  return typeof value === 'string' && FEATURE_KEY.test(value);
+}
+
+function isLabel(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const label = value as Record<string, unknown>;
+  return typeof label['pt-BR'] === 'string' && ['en', 'es'].every((lang) => label[lang] === undefined || typeof label[lang] === 'string');
+}
+
+function limitProblems(limits: unknown): string[] {
+  if (typeof limits !== 'object' || limits === null) return ['limits must map limit names to { label, default }'];
+  return Object.entries(limits).flatMap(([key, limit]) => {
+    const { label, default: fallback } = (limit ?? {}) as Record<string, unknown>;
+    if (!isFeatureKey(key)) return [`limit ${key} must have a camelCase name (echoesPerMonth)`];
+    if (!isLabel(label)) return [`limit ${key} needs a label with at least { 'pt-BR': text }`];
+    if (!Number.isInteger(fallback) || (fallback as number) < 0) return [`limit ${key} needs a default that is a whole number, 0 or more`];
+    return [];
+  });
 }
 
 /** Declares a plugin: the default export of its entry module (DESIGN.md §7). */

@@ -8,7 +8,6 @@ import type { AppContext, AppRouter, AppState } from '../http/context.js';
 import type { PluginRouter } from '../http/app.js';
 import type { JobData, JobHandler, JobOptions, JobScheduler } from '../jobs/job-engine.js';
 import type { Logger } from '../logger.js';
-import type { PlanFlag } from '../modules/plans/plan.model.js';
 import { PLUGIN_SERVICES, type PluginApp, type PluginServices } from './define-plugin.js';
 import { loadPlugins, type LoadedPlugin } from './plugin-loader.js';
 
@@ -33,9 +32,17 @@ export class PluginHost {
     this.plugins = loaded.map((plugin) => ({ ...plugin, app: this.app(plugin, services) }));
   }
 
-  /** Finds and imports every plugin (DESIGN.md §7); fails on a malformed plugin, a bad config or a duplicate name. */
+  /**
+   * Finds and imports every plugin (DESIGN.md §7) and declares their plan flags and limits to the
+   * plans' catalogue; fails on a malformed plugin, a bad config, a duplicate name or a limit declared twice.
+   */
   static async load(c: Container): Promise<PluginHost> {
-    return new PluginHost(c, await loadPlugins(c.config));
+    const loaded = await loadPlugins(c.config);
+    for (const { definition } of loaded) {
+      const flag = definition.flag === undefined ? undefined : { key: definition.flag, label: definition.flagLabel };
+      c.services.plans.catalogue.declare(definition.name, flag, definition.limits);
+    }
+    return new PluginHost(c, loaded);
   }
 
   /** Absolute migrations folders in plugin order, for the Migrator after the core's. */
@@ -165,11 +172,11 @@ export class PluginHost {
   }
 
   /** A flag-less plugin is always on; otherwise the company's plan decides. */
-  private async enabled(flag: PlanFlag | undefined, companyId: number): Promise<boolean> {
+  private async enabled(flag: string | undefined, companyId: number): Promise<boolean> {
     return !flag || this.c.services.plans.isEnabled(companyId, flag);
   }
 
-  private flagGuard(flag: PlanFlag) {
+  private flagGuard(flag: string) {
     return async (ctx: AppContext, next: Next): Promise<void> => {
       if (!(await this.enabled(flag, ctx.state.user.companyId))) throw new PlanFeatureDisabledError(flag);
       await next();
@@ -190,7 +197,7 @@ export class PluginHost {
   }
 
   /** The job engine as a plugin sees it: handlers re-check the flag for the job's company at run time. */
-  private scheduler(flag: PlanFlag | undefined, log: Logger): JobScheduler {
+  private scheduler(flag: string | undefined, log: Logger): JobScheduler {
     const { jobs } = this.c;
     return {
       define: <D extends JobData>(name: string, handler: JobHandler<D>, options?: JobOptions) => {

@@ -80,7 +80,7 @@ export class ScheduleSender {
   async sweep(): Promise<number> {
     const { db } = this.app;
     const cutoff = new Date(Date.now() - SWEEP_GRACE_MS).toISOString();
-    const enabled = db('companies').join('plans', 'plans.id', 'companies.planId').where('plans.useSchedules', true).select('companies.id');
+    const enabled = this.app.services.plans.companiesWith('useSchedules', db);
     let sent = 0;
     let afterId = 0;
     for (;;) {

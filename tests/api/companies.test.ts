@@ -67,7 +67,7 @@ describe('the platform at first start', () => {
   it('creates the default plan, the platform company and the super admin with the configured password', async () => {
     expect(server.atende.initialAdmin).toEqual({ email: SUPER_EMAIL, password: SUPER_PASSWORD, generated: false });
     const db = server.atende.container.db;
-    const plan = await Plan.query(db).findOne({ name: 'Plano Padrão' });
+    const plan = (await server.atende.container.services.plans.list()).find((p) => p.name === 'Plano Padrão');
     expect(plan).toMatchObject({ users: 10, connections: 5, queues: 10, value: 0, useCampaigns: true, useExternalApi: true });
     const platform = await Company.query(db).findById(platformId);
     expect(platform).toMatchObject({ name: 'Atende', dueDate: null, status: true, planId: plan!.id });

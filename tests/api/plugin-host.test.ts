@@ -9,7 +9,6 @@ import { createMigrator } from '../../core/cli/migrations.js';
 import { loadConfig } from '../../core/config/load-config.js';
 import { describeMissing } from '../../core/db/migrator.js';
 import { createLogger } from '../../core/logger.js';
-import { Plan } from '../../core/modules/plans/plan.model.js';
 import { loadPlugins } from '../../core/plugins/plugin-loader.js';
 import { destroyed } from '../fixtures/plugins/destroy-log.js';
 import { openSocket } from '../helpers/socket.js';
@@ -103,8 +102,8 @@ describe('a running plugin', () => {
 
   /** A company on its own plan, with or without the hosted plugin's flag, and its admin signed in. */
   async function tenant(name: string, useKanban: boolean) {
-    const { db, services } = server.atende.container;
-    const plan = await Plan.query(db).insert({ name: `Plan ${name}`, users: 10, connections: 1, queues: 1, value: 0, useKanban });
+    const { services } = server.atende.container;
+    const plan = await services.plans.create({ name: `Plan ${name}`, users: 10, connections: 1, queues: 1, value: 0, useKanban });
     const email = `admin@${name.toLowerCase()}.test`;
     const { company } = await services.companies.createTenant({ name, email, password: PASSWORD, planId: plan.id });
     const { token } = await server.login(email, PASSWORD);

@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAtende } from '../../core/boot.js';
 import { loadConfig } from '../../core/config/load-config.js';
 import { createLogger } from '../../core/logger.js';
-import { Plan } from '../../core/modules/plans/plan.model.js';
 import { pluginMigrationDirs } from '../../core/plugins/plugin-loader.js';
 import { SUPER_EMAIL, SUPER_PASSWORD, startTestServer, type TestServer } from '../helpers/server.js';
 import { hookCalls, SAMPLE_JOB } from '../fixtures/plugins/sample/index.js';
@@ -28,8 +27,8 @@ afterAll(async () => {
 
 /** A company on its own plan, with or without the sample plugin's flag, and its admin signed in. */
 async function tenant(name: string, useKanban: boolean) {
-  const { db, services } = server.atende.container;
-  const plan = await Plan.query(db).insert({ name: `Plan ${name}`, users: 10, connections: 1, queues: 1, value: 0, useKanban });
+  const { services } = server.atende.container;
+  const plan = await services.plans.create({ name: `Plan ${name}`, users: 10, connections: 1, queues: 1, value: 0, useKanban });
   const email = `admin@${name.toLowerCase()}.test`;
   const { company } = await services.companies.createTenant({ name, email, password: PASSWORD, planId: plan.id });
   const { token } = await server.login(email, PASSWORD);
@@ -105,14 +104,14 @@ describe('plugin host', () => {
     const t = await tenant('Birch', true);
     expect((await server.call('POST', '/api/sample/notes', { token: t.token, body: { text: 'kept' } })).status).toBe(201);
 
-    const { db } = server.atende.container;
-    await db('plans').where('id', t.planId).update({ useKanban: false });
+    const { plans } = server.atende.container.services;
+    await plans.update(t.planId, { useKanban: false });
     const off = await server.call('GET', '/api/sample/notes', { token: t.token });
     expect(off.status).toBe(403);
     expect(off.body).toEqual({ error: 'ERR_PLAN_FEATURE_DISABLED', message: expect.any(String) });
     expect((await server.call('POST', '/api/sample/notes', { token: t.token, body: { text: 'refused' } })).status).toBe(403);
 
-    await db('plans').where('id', t.planId).update({ useKanban: true });
+    await plans.update(t.planId, { useKanban: true });
     const on = await server.call('GET', '/api/sample/notes', { token: t.token });
     expect(on.status).toBe(200);
     expect(on.body.notes.map((n: { text: string }) => n.text)).toContain('kept');

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobData } from '../../core/jobs/job-engine.js';
 import { Contact } from '../../core/modules/contacts/contact.model.js';
-import { Plan } from '../../core/modules/plans/plan.model.js';
 import { Schedule } from '../../plugins/schedules/schedule.model.js';
 import { SCHEDULES_SEND_JOB, SCHEDULES_SWEEP_JOB } from '../../plugins/schedules/schedule-sender.js';
 import { createConnection, createMember, createTenant, eventually, outbox, PASSWORD, type InboxTenant, type Member } from '../helpers/inbox.js';
@@ -313,8 +312,8 @@ describe('changing and deleting schedules', () => {
   });
 
   it("answers 403 ERR_PLAN_FEATURE_DISABLED when the company's plan has no schedules", async () => {
-    const { db, services } = server.atende.container;
-    const plan = await Plan.query(db).insert({ name: 'Sem agenda', users: 5, connections: 1, queues: 1, value: 0, useSchedules: false });
+    const { services } = server.atende.container;
+    const plan = await services.plans.create({ name: 'Sem agenda', users: 5, connections: 1, queues: 1, value: 0, useSchedules: false });
     const email = 'admin@semagenda.test';
     await services.companies.createTenant({ name: 'Sem Agenda', email, password: PASSWORD, planId: plan.id });
     const { token } = await server.login(email, PASSWORD);
@@ -443,7 +442,7 @@ describe('delivery', () => {
     const now = new Date().toISOString();
     const lost = await Schedule.query(db).insert({ companyId: t.companyId, contactId: contact.id, userId: agent.id, body: 'Perdida e achada', sendAt: inMs(-5 * 60_000), status: 'PENDENTE' });
 
-    const plan = await Plan.query(db).insert({ name: 'Agenda desligada', users: 5, connections: 1, queues: 1, value: 0, useSchedules: false });
+    const plan = await services.plans.create({ name: 'Agenda desligada', users: 5, connections: 1, queues: 1, value: 0, useSchedules: false });
     const { company } = await services.companies.createTenant({ name: 'Agenda Desligada', email: 'admin@agendadesligada.test', password: PASSWORD, planId: plan.id });
     const [offContact] = await db('contacts').insert({ companyId: company.id, uuid: randomUUID(), name: 'Fora', number: '5511900000001', createdAt: now, updatedAt: now }).returning('id');
     const off = await Schedule.query(db).insert({ companyId: company.id, contactId: offContact.id, userId: null, body: 'Plano sem agenda', sendAt: inMs(-5 * 60_000), status: 'PENDENTE' });

@@ -4,7 +4,6 @@ import { loginThroughUi, BrowserPool, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createConnection, createMember, createTenant, outbox, PASSWORD, type InboxTenant } from '../helpers/inbox.js';
-import { Plan } from '../../core/modules/plans/plan.model.js';
 
 const JOURNEY_MS = 120_000;
 const TZ = 'America/Sao_Paulo';
@@ -205,8 +204,8 @@ describeE2E('schedules page', () => {
   it(
     "a company whose plan has no schedules sees no Agendamentos entry, and /schedules is denied",
     async () => {
-      const { db, services } = server.atende.container;
-      const plan = await Plan.query(db).insert({ name: 'Sem agenda', users: 5, connections: 1, queues: 1, value: 0, useSchedules: false });
+      const { services } = server.atende.container;
+      const plan = await services.plans.create({ name: 'Sem agenda', users: 5, connections: 1, queues: 1, value: 0, useSchedules: false });
       const email = 'admin@lojasemagenda.test';
       await services.companies.createTenant({ name: 'Loja Sem Agenda', email, password: PASSWORD, planId: plan.id });
       const page = await browsers.page();

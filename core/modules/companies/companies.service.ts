@@ -5,7 +5,7 @@ import { hashPassword, randomPassword } from '../../auth/password.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
 import { Events } from '../../events/event-bus.js';
 import type { Plan } from '../plans/plan.model.js';
-import type { PlansService } from '../plans/plans.service.js';
+import type { PlansService, PlanView } from '../plans/plans.service.js';
 import { Queue } from '../queues/queue.model.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { SettingValue } from '../settings/settings.schema.js';
@@ -248,7 +248,7 @@ export class CompaniesService {
   }
 
   /** The plan of a company; users other than super users only see their own company's. */
-  async planOf(caller: AuthUser, companyId: number): Promise<Plan> {
+  async planOf(caller: AuthUser, companyId: number): Promise<PlanView> {
     this.assertVisible(caller, companyId);
     await this.find(companyId, this.infra.db);
     return this.plans.forCompany(companyId);

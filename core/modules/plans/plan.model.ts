@@ -1,5 +1,6 @@
 import { BaseModel } from '../../db/base.model.js';
 
+/** The spec's plan flags: stored as plan_features rows, answered as booleans of the plan. */
 export const PLAN_FLAGS = [
   'useCampaigns',
   'useKanban',
@@ -12,22 +13,15 @@ export const PLAN_FLAGS = [
 
 export type PlanFlag = (typeof PLAN_FLAGS)[number];
 
+/** A plan's columns: its name, the spec's three counts and its price. Features and limits are PlanFeature rows. */
 export class Plan extends BaseModel {
   static override tableName = 'plans';
-  static override booleanFields = [...PLAN_FLAGS];
 
   name!: string;
   users!: number;
   connections!: number;
   queues!: number;
   value!: number | string;
-  useCampaigns!: boolean;
-  useKanban!: boolean;
-  useOpenAi!: boolean;
-  useIntegrations!: boolean;
-  useSchedules!: boolean;
-  useInternalChat!: boolean;
-  useExternalApi!: boolean;
 
   override $parseDatabaseJson(json: Record<string, unknown>): Record<string, unknown> {
     const parsed = super.$parseDatabaseJson(json);

@@ -6,8 +6,8 @@ import { routeId, validate } from '../../http/validate.js';
 import { planCreateSchema, planUpdateSchema } from './plans.schema.js';
 
 /**
- * /api/plans. The lists are public (signup picks a plan before anyone logs in); writes and single
- * plans are for super users.
+ * /api/plans. The lists are public (signup picks a plan before anyone logs in); writes, single
+ * plans and the catalogue of flags and limits (GET /plans/features) are for super users.
  */
 export function plansRoutes(c: Container): AppRouter {
   const router = new Router<AppState>();
@@ -26,8 +26,13 @@ export function plansRoutes(c: Container): AppRouter {
     ctx.body = await plans.create(input);
   });
 
+  // Before /plans/:id, which would take "features" for an id.
+  router.get('/plans/features', ...superOnly, (ctx) => {
+    ctx.body = plans.catalogue.view();
+  });
+
   router.get('/plans/:id', ...superOnly, async (ctx) => {
-    ctx.body = await plans.get(routeId(ctx.params.id, 'ERR_NO_PLAN_FOUND'));
+    ctx.body = await plans.view(routeId(ctx.params.id, 'ERR_NO_PLAN_FOUND'));
   });
 
   router.put('/plans/:id', ...superOnly, async (ctx) => {

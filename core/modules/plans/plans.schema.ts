@@ -26,14 +26,23 @@ const planFields = {
   value: money,
 };
 
-/** POST /api/plans: name, the three limits and the value are required; flags default to true. */
-export const planCreateSchema = z.object({
-  ...planFields,
-  ...flagFields(() => z.boolean().default(true)),
-});
+/**
+ * Flags and limits of the installation's catalogue (GET /api/plans/features), the spec's flags
+ * included: `features: { useEcho: true }`, `limits: { echoesPerMonth: 500 }` (null: back to the
+ * declared default). The spec's flags are also accepted as top-level booleans, which win. Keys the
+ * catalogue does not know are dropped, like any unknown field.
+ */
+const catalogueFields = {
+  ...flagFields(() => z.boolean().optional()),
+  features: z.record(z.string().max(100), z.boolean()).optional(),
+  limits: z.record(z.string().max(100), count.nullable()).optional(),
+};
 
-/** PUT /api/plans/:id: any subset of the same fields. */
-export const planUpdateSchema = z.object({ ...planFields, ...flagFields(() => z.boolean()) }).partial();
+/** POST /api/plans: name, the three counts and the value are required; flags not sent are on. */
+export const planCreateSchema = z.object({ ...planFields, ...catalogueFields });
+
+/** PUT /api/plans/:id: any subset of the same fields; flags and limits not sent keep their value. */
+export const planUpdateSchema = z.object({ ...planFields, ...catalogueFields }).partial();
 
 export type PlanCreateInput = z.infer<typeof planCreateSchema>;
 export type PlanUpdateInput = z.infer<typeof planUpdateSchema>;

@@ -55,6 +55,17 @@ export interface Plan extends Record<PlanFlag, boolean> {
   connections: number;
   queues: number;
   value: number;
+  /** Every flag of the installation (the spec's seven included) and every declared limit. */
+  features: Record<string, boolean>;
+  limits: Record<string, number>;
+}
+
+export type PlanLabel = Record<'pt-BR' | 'en' | 'es', string>;
+
+/** GET /api/plans/features: the flags and limits a plan can set, with their labels. */
+export interface PlanCatalogue {
+  features: { key: string; label: PlanLabel; plugin: string | null }[];
+  limits: { key: string; label: PlanLabel; default: number; plugin: string }[];
 }
 
 export interface LoginAnswer {

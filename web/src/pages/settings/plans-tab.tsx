@@ -1,14 +1,15 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { App, Col, Divider, Form, Input, InputNumber, Row, Space, Switch, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
-import { PLAN_FLAGS, type Plan, type PlanFlag } from '../../api/types';
+import type { Plan, PlanCatalogue, PlanLabel } from '../../api/types';
 import { FormActions, FormHeading } from './form-actions';
 import { useAction } from './use-action';
 import { useLiveRecords } from './use-live-records';
 
-type PlanForm = Omit<Plan, 'id'>;
+/** The form sends the flags and limits as `features` and `limits`, whatever the installation has. */
+type PlanForm = Pick<Plan, 'name' | 'users' | 'connections' | 'queues' | 'value' | 'features' | 'limits'>;
 
 /** Prices are in reais, written the Brazilian way (1.234,56) whatever the interface language. */
 const brl = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
@@ -19,13 +20,38 @@ function parseDecimal(text: string | undefined): number {
   return Number.isFinite(number) ? number : 0;
 }
 
-const flagsOn = Object.fromEntries(PLAN_FLAGS.map((flag) => [flag, true])) as Record<PlanFlag, boolean>;
-const BLANK: PlanForm = { name: '', users: 1, connections: 1, queues: 1, value: 0, ...flagsOn };
+const EMPTY_CATALOGUE: PlanCatalogue = { features: [], limits: [] };
 const byId = (a: Plan, b: Plan) => a.id - b.id;
+
+/** A new plan: every flag on and every limit at its declared default, as the server would make it. */
+function blank(catalogue: PlanCatalogue): PlanForm {
+  return {
+    name: '',
+    users: 1,
+    connections: 1,
+    queues: 1,
+    value: 0,
+    features: Object.fromEntries(catalogue.features.map((f) => [f.key, true])),
+    limits: Object.fromEntries(catalogue.limits.map((l) => [l.key, l.default])),
+  };
+}
+
+/** The installation's flags and limits (the spec's and the plugins'), read once per visit. */
+function usePlanCatalogue(): PlanCatalogue {
+  const [catalogue, setCatalogue] = useState(EMPTY_CATALOGUE);
+  useEffect(() => {
+    const abort = new AbortController();
+    api.get<PlanCatalogue>('/plans/features', undefined, { signal: abort.signal }).then(setCatalogue, () => undefined);
+    return () => abort.abort();
+  }, []);
+  return catalogue;
+}
 
 /** Planos (super users): the plan form and the table of plans. */
 export function PlansTab() {
-  const { t } = useTranslation('settings');
+  const { t, i18n } = useTranslation('settings');
+  const catalogue = usePlanCatalogue();
+  const labelOf = (label: PlanLabel) => label[i18n.language as keyof PlanLabel] ?? label['pt-BR'];
   const { message } = App.useApp();
   const [form] = Form.useForm<PlanForm>();
   const [editing, setEditing] = useState<Plan | null>(null);
@@ -35,7 +61,12 @@ export function PlansTab() {
   const clear = () => {
     setEditing(null);
     form.resetFields();
+    form.setFieldsValue(blank(catalogue));
   };
+  // When the catalogue arrives, a new plan starts from it; an edit in progress keeps its values.
+  useEffect(() => {
+    if (!editing) form.setFieldsValue(blank(catalogue));
+  }, [catalogue, editing, form]);
 
   const select = (plan: Plan) => {
     setEditing(plan);
@@ -45,6 +76,7 @@ export function PlansTab() {
 
   const save = (values: PlanForm) =>
     run('save', async () => {
+      // The form only holds the installation's flags and limits: unknown keys never reach the server.
       const saved = editing ? await api.put<Plan>(`/plans/${editing.id}`, values) : await api.post<Plan>('/plans', values);
       plans.upsert(saved);
       void message.success(t('form.saved'));
@@ -71,12 +103,12 @@ export function PlansTab() {
       key: 'features',
       title: t('plans.features'),
       render: (_, p) => {
-        const enabled = PLAN_FLAGS.filter((flag) => p[flag]);
+        const enabled = catalogue.features.filter((flag) => p.features?.[flag.key]);
         if (enabled.length === 0) return <Typography.Text type="secondary">{t('plans.noFeatures')}</Typography.Text>;
         return (
           <Space size={[4, 4]} wrap style={{ maxWidth: 420 }}>
             {enabled.map((flag) => (
-              <Tag key={flag}>{t(`plans.flags.${flag}`)}</Tag>
+              <Tag key={flag.key}>{labelOf(flag.label)}</Tag>
             ))}
           </Space>
         );
@@ -87,7 +119,7 @@ export function PlansTab() {
   return (
     <>
       <FormHeading name={editing?.name ?? null} />
-      <Form<PlanForm> form={form} layout="vertical" initialValues={BLANK} onFinish={save} data-testid="plan-form">
+      <Form<PlanForm> form={form} layout="vertical" onFinish={save} data-testid="plan-form">
         <Row gutter={[16, 0]}>
           <Col xs={24} lg={8}>
             <Form.Item name="name" label={t('plans.name')} rules={[required, { max: 100 }]}>
@@ -117,14 +149,25 @@ export function PlansTab() {
           </Col>
         </Row>
         <Row gutter={[16, 0]}>
-          {PLAN_FLAGS.map((flag) => (
-            <Col key={flag} xs={12} sm={8} lg={6} xl={3}>
-              <Form.Item name={flag} label={t(`plans.flags.${flag}`)} valuePropName="checked">
+          {catalogue.features.map((flag) => (
+            <Col key={flag.key} xs={12} sm={8} lg={6} xl={3}>
+              <Form.Item name={['features', flag.key]} label={labelOf(flag.label)} valuePropName="checked">
                 <Switch />
               </Form.Item>
             </Col>
           ))}
         </Row>
+        {catalogue.limits.length > 0 && (
+          <Row gutter={[16, 0]} data-testid="plan-limits">
+            {catalogue.limits.map((limit) => (
+              <Col key={limit.key} xs={12} sm={8} lg={6}>
+                <Form.Item name={['limits', limit.key]} label={labelOf(limit.label)} rules={[required]}>
+                  <InputNumber min={0} max={1_000_000} precision={0} style={{ width: '100%' }} />
+                </Form.Item>
+              </Col>
+            ))}
+          </Row>
+        )}
         <FormActions editing={editing !== null} busy={busy} onClear={clear} onDelete={() => void remove()} />
       </Form>
       <Divider />

@@ -106,15 +106,6 @@ export const settingsTranslations: Translations = {
       features: 'Recursos',
       noFeatures: 'Nenhum',
       empty: 'Nenhum plano cadastrado',
-      flags: {
-        useCampaigns: 'Campanhas',
-        useKanban: 'Kanban',
-        useOpenAi: 'Open.Ai',
-        useIntegrations: 'Integrações',
-        useSchedules: 'Agendamentos',
-        useInternalChat: 'Chat Interno',
-        useExternalApi: 'API Externa',
-      },
     },
     helps: {
       title: 'Título',
@@ -231,15 +222,6 @@ export const settingsTranslations: Translations = {
       features: 'Features',
       noFeatures: 'None',
       empty: 'No plans yet',
-      flags: {
-        useCampaigns: 'Campaigns',
-        useKanban: 'Kanban',
-        useOpenAi: 'Open.Ai',
-        useIntegrations: 'Integrations',
-        useSchedules: 'Schedules',
-        useInternalChat: 'Internal chat',
-        useExternalApi: 'External API',
-      },
     },
     helps: {
       title: 'Title',
@@ -356,15 +338,6 @@ export const settingsTranslations: Translations = {
       features: 'Recursos',
       noFeatures: 'Ninguno',
       empty: 'Ningún plan registrado',
-      flags: {
-        useCampaigns: 'Campañas',
-        useKanban: 'Kanban',
-        useOpenAi: 'Open.Ai',
-        useIntegrations: 'Integraciones',
-        useSchedules: 'Agendamientos',
-        useInternalChat: 'Chat interno',
-        useExternalApi: 'API externa',
-      },
     },
     helps: {
       title: 'Título',
