@@ -1,10 +1,12 @@
+import { ErrorCode } from './contract/error-codes.js';
+
 /**
  * One error style for the whole product: a code from the spec's catalogue (ERR_…), the HTTP status
  * that fits, and a message for people. The error middleware turns it into `{ error, message }`.
  */
 export class AppError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     readonly status: number,
     message: string,
     readonly details?: unknown,
@@ -15,43 +17,49 @@ export class AppError extends Error {
 }
 
 export class ValidationError extends AppError {
-  constructor(message: string, details?: unknown, code = 'ERR_VALIDATION') {
+  constructor(message: string, details?: unknown, code: ErrorCode = ErrorCode.ERR_VALIDATION) {
     super(code, 400, message, details);
   }
 }
 
 export class UnauthorizedError extends AppError {
-  constructor(code = 'ERR_SESSION_EXPIRED', message = 'Session expired, please log in again') {
+  constructor(code: ErrorCode = ErrorCode.ERR_SESSION_EXPIRED, message = 'Session expired, please log in again') {
     super(code, 401, message);
   }
 }
 
 export class ForbiddenError extends AppError {
-  constructor(code = 'ERR_NO_PERMISSION', message = 'You have no permission for this resource') {
+  constructor(code: ErrorCode = ErrorCode.ERR_NO_PERMISSION, message = 'You have no permission for this resource') {
     super(code, 403, message);
   }
 }
 
 export class NotFoundError extends AppError {
-  constructor(code: string, message = 'Nothing was found with this ID') {
+  constructor(code: ErrorCode, message = 'Nothing was found with this ID') {
     super(code, 404, message);
   }
 }
 
 export class ConflictError extends AppError {
-  constructor(code: string, message: string) {
+  constructor(code: ErrorCode, message: string) {
     super(code, 409, message);
   }
 }
 
 export class PlanFeatureDisabledError extends AppError {
   constructor(flag: string) {
-    super('ERR_PLAN_FEATURE_DISABLED', 403, `The company's plan does not include this feature (${flag})`);
+    super(ErrorCode.ERR_PLAN_FEATURE_DISABLED, 403, `The company's plan does not include this feature (${flag})`);
   }
 }
 
+const PLAN_LIMIT_CODES = {
+  users: ErrorCode.ERR_PLAN_LIMIT_USERS,
+  connections: ErrorCode.ERR_PLAN_LIMIT_CONNECTIONS,
+  queues: ErrorCode.ERR_PLAN_LIMIT_QUEUES,
+} as const;
+
 export class PlanLimitError extends AppError {
-  constructor(resource: 'users' | 'connections' | 'queues', limit: number) {
-    super(`ERR_PLAN_LIMIT_${resource.toUpperCase()}`, 403, `The company's plan allows at most ${limit} ${resource}`);
+  constructor(resource: keyof typeof PLAN_LIMIT_CODES, limit: number) {
+    super(PLAN_LIMIT_CODES[resource], 403, `The company's plan allows at most ${limit} ${resource}`);
   }
 }

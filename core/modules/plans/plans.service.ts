@@ -10,6 +10,7 @@ import { Whatsapp } from '../whatsapp/whatsapp.model.js';
 import { Plan, type PlanFlag } from './plan.model.js';
 import type { PlanCreateInput, PlanResource, PlanUpdateInput } from './plans.schema.js';
 import { uniqueOr } from '../../db/unique-violation.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
 
 /** The table each plan limit counts. */
@@ -29,21 +30,21 @@ export class PlansService {
 
   async get(id: number, db: Knex = this.infra.db): Promise<Plan> {
     const plan = await Plan.query(db).findById(id);
-    if (!plan) throw new NotFoundError('ERR_NO_PLAN_FOUND');
+    if (!plan) throw new NotFoundError(ErrorCode.ERR_NO_PLAN_FOUND);
     return plan;
   }
 
   /** The plan with this name (case-insensitive), or 404. */
   async getByName(name: string, db: Knex = this.infra.db): Promise<Plan> {
     const plan = await this.findByName(name, db);
-    if (!plan) throw new NotFoundError('ERR_NO_PLAN_FOUND', `No plan is named "${name}"`);
+    if (!plan) throw new NotFoundError(ErrorCode.ERR_NO_PLAN_FOUND, `No plan is named "${name}"`);
     return plan;
   }
 
   /** The plan with the lowest id: what a tenant gets when nobody chose one. */
   async first(db: Knex = this.infra.db): Promise<Plan> {
     const plan = await Plan.query(db).orderBy('id').first();
-    if (!plan) throw new NotFoundError('ERR_NO_PLAN_FOUND', 'No plan exists yet');
+    if (!plan) throw new NotFoundError(ErrorCode.ERR_NO_PLAN_FOUND, 'No plan exists yet');
     return plan;
   }
 
@@ -77,7 +78,7 @@ export class PlansService {
       const current = await this.get(id, trx);
       const companies = await Company.query(trx).where('planId', id).resultSize();
       if (companies > 0) {
-        throw new ConflictError('ERR_PLAN_IN_USE', `The plan is used by ${companies} ${companies === 1 ? 'company' : 'companies'}`);
+        throw new ConflictError(ErrorCode.ERR_PLAN_IN_USE, `The plan is used by ${companies} ${companies === 1 ? 'company' : 'companies'}`);
       }
       await current.$query(trx).delete();
       return current;
@@ -95,7 +96,7 @@ export class PlansService {
   /** The plan of a company, or 404 ERR_NO_PLAN_FOUND. */
   async forCompany(companyId: number, db: Knex = this.infra.db): Promise<Plan> {
     const plan = await this.findForCompany(companyId, db);
-    if (!plan) throw new NotFoundError('ERR_NO_PLAN_FOUND');
+    if (!plan) throw new NotFoundError(ErrorCode.ERR_NO_PLAN_FOUND);
     return plan;
   }
 
@@ -140,6 +141,6 @@ export class PlansService {
 }
 
 function nameTaken(): ConflictError {
-  return new ConflictError('ERR_PLAN_NAME_EXISTS', 'A plan with this name already exists');
+  return new ConflictError(ErrorCode.ERR_PLAN_NAME_EXISTS, 'A plan with this name already exists');
 }
 

@@ -5,6 +5,7 @@ import { requireAuth } from '../../http/auth.middleware.js';
 import { routeId, validate } from '../../http/validate.js';
 import { TicketNotesService } from './ticket-notes.service.js';
 import { createNoteSchema, listNotesQuery } from './tickets.schema.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
 /** /api/ticket-notes: the notes of the ticket drawer. */
 export function ticketNotesRoutes(c: Container): AppRouter {
@@ -23,7 +24,7 @@ export function ticketNotesRoutes(c: Container): AppRouter {
   });
 
   router.delete('/ticket-notes/:id', auth, async (ctx) => {
-    ctx.body = await notes.remove(ctx.state.user, routeId(ctx.params.id, 'ERR_NO_TICKET_NOTE_FOUND'));
+    ctx.body = await notes.remove(ctx.state.user, routeId(ctx.params.id, ErrorCode.ERR_NO_TICKET_NOTE_FOUND));
   });
 
   return router;

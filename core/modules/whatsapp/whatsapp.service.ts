@@ -12,6 +12,7 @@ import { Queue } from '../queues/queue.model.js';
 import type { QueueSummary } from '../users/users.service.js';
 import { Whatsapp } from './whatsapp.model.js';
 import type { CreateWhatsappBody, UpdateWhatsappBody } from './whatsapp.schema.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
 /** A connection as the API shows it; `token` only to admins (and never in live frames, which every user gets). */
 export interface WhatsappView {
@@ -83,11 +84,11 @@ export function newToken(): string {
 }
 
 function nameTaken(): ConflictError {
-  return new ConflictError('ERR_WAPP_NAME_EXISTS', 'A connection with this name already exists');
+  return new ConflictError(ErrorCode.ERR_WAPP_NAME_EXISTS, 'A connection with this name already exists');
 }
 
 function noOtherDefault(): ValidationError {
-  return new ValidationError('There must be at least one default WhatsApp connection', undefined, 'ERR_NO_OTHER_WHATSAPP');
+  return new ValidationError('There must be at least one default WhatsApp connection', undefined, ErrorCode.ERR_NO_OTHER_WHATSAPP);
 }
 
 function sameIds(a: number[], b: number[]): boolean {
@@ -262,7 +263,7 @@ export class WhatsappService {
       .where('companyId', actor.companyId)
       .withGraphFetched(GRAPH)
       .modifiers(graphModifiers);
-    if (!row) throw new NotFoundError('ERR_NO_WAPP_FOUND');
+    if (!row) throw new NotFoundError(ErrorCode.ERR_NO_WAPP_FOUND);
     return row;
   }
 
@@ -276,14 +277,14 @@ export class WhatsappService {
       throw new ValidationError(
         'provider: the simulator is off (enable it with atende serve --demo or ATENDE_SIMULATOR=1)',
         undefined,
-        'ERR_SIMULATOR_DISABLED',
+        ErrorCode.ERR_SIMULATOR_DISABLED,
       );
     }
   }
 
   private assertGreeting(queueIds: number[], greetingMessage: string): void {
     if (queueIds.length > 1 && !greetingMessage.trim()) {
-      throw new ValidationError('A greeting message is required when the connection has more than one queue', undefined, 'ERR_WAPP_GREETING_REQUIRED');
+      throw new ValidationError('A greeting message is required when the connection has more than one queue', undefined, ErrorCode.ERR_WAPP_GREETING_REQUIRED);
     }
   }
 
@@ -296,7 +297,7 @@ export class WhatsappService {
     const wanted = [...new Set([...queueIds, ...(transferQueueId ? [transferQueueId] : [])])];
     if (wanted.length === 0) return;
     const found = await Queue.query(db).where('companyId', companyId).whereIn('id', wanted).resultSize();
-    if (found !== wanted.length) throw new NotFoundError('ERR_NO_QUEUE_FOUND', 'Queue not found');
+    if (found !== wanted.length) throw new NotFoundError(ErrorCode.ERR_NO_QUEUE_FOUND, 'Queue not found');
   }
 
   /** Clears the default flag of the company's other connections; answers their ids. */

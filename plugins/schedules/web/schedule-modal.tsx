@@ -4,7 +4,7 @@ import type { Dayjs } from 'dayjs';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../../../web/src/api/client';
-import { errorText } from '../../../web/src/api/errors';
+import { ErrorCode, errorText } from '../../../web/src/api/errors';
 import { useAuth } from '../../../web/src/auth/auth-provider';
 import { AttachmentField } from '../../../web/src/components/attachment-field';
 import { ModalFooter } from '../../../web/src/components/modal-footer';
@@ -41,7 +41,7 @@ const trim = (value: unknown) => (typeof value === 'string' ? value.trim() : val
 
 /** A 400 ERR_VALIDATION about this form's fields, as the form's field errors (null for any other failure). */
 function fieldErrors(err: unknown): { name: (typeof FIELDS)[number]; errors: string[] }[] | null {
-  if (!(err instanceof ApiError) || err.code !== 'ERR_VALIDATION') return null;
+  if (!(err instanceof ApiError) || err.code !== ErrorCode.ERR_VALIDATION) return null;
   const issues = (err.details?.issues ?? []) as { path: string; message: string }[];
   const known = issues.filter((i) => (FIELDS as readonly string[]).includes(i.path));
   return known.length > 0 ? known.map((i) => ({ name: i.path as (typeof FIELDS)[number], errors: [i.message] })) : null;

@@ -16,10 +16,9 @@ import { companyTimezone, zonedText } from '../../../web/src/layout/dates';
 import { ScheduleModal, type ScheduleTarget } from './schedule-modal';
 import { byNewestSendAt, mayChange, scheduleChannel, STATUS_COLORS, type ScheduleRecord } from './schedule-record';
 import { SchedulesCalendar, type ScheduleActions } from './schedules-calendar';
-import { scheduleErrorTranslations, schedulesTranslations } from './schedules.i18n';
+import { schedulesTranslations } from './schedules.i18n';
 
 registerTranslations('schedules', schedulesTranslations);
-registerTranslations('common', scheduleErrorTranslations);
 
 type View = 'calendar' | 'list';
 

@@ -145,25 +145,3 @@ export const schedulesTranslations: Translations = {
     },
   },
 };
-
-/** Error codes of the schedules API, added to the shared error texts the toasts read. */
-export const scheduleErrorTranslations: Translations = {
-  'pt-BR': {
-    errors: {
-      ERR_NO_SCHEDULE_FOUND: 'Nenhum agendamento encontrado com este ID.',
-      ERR_SCHEDULE_ALREADY_SENT: 'Este agendamento já foi enviado e não pode ser alterado.',
-    },
-  },
-  en: {
-    errors: {
-      ERR_NO_SCHEDULE_FOUND: 'No schedule found with this ID.',
-      ERR_SCHEDULE_ALREADY_SENT: 'This schedule was already sent and cannot be changed.',
-    },
-  },
-  es: {
-    errors: {
-      ERR_NO_SCHEDULE_FOUND: 'No se encontró ningún agendamiento con este ID.',
-      ERR_SCHEDULE_ALREADY_SENT: 'Este agendamiento ya se envió y no se puede cambiar.',
-    },
-  },
-};

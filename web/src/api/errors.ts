@@ -1,5 +1,15 @@
 import type { TFunction } from 'i18next';
+import { ErrorCode, errorCodes } from '../../../core/contract/error-codes';
 import { ApiError } from './client';
+
+export { ErrorCode };
+
+const known = new Set<string>(errorCodes);
+
+/** The catalogue's text of one code, in the current language. */
+export function errorCodeText(code: ErrorCode, t: TFunction): string {
+  return t(`common:errors.${code}`);
+}
 
 /**
  * The spec's error display rule: a translated ERR_ code when we have one, else the server's text,
@@ -7,9 +17,7 @@ import { ApiError } from './client';
  */
 export function errorText(err: unknown, t: TFunction): string {
   if (err instanceof ApiError) {
-    const key = `common:errors.${err.code}`;
-    const translated = t(key);
-    if (translated !== key && translated !== `errors.${err.code}`) return translated;
+    if (known.has(err.code)) return errorCodeText(err.code as ErrorCode, t);
     if (err.message) return err.message;
   }
   if (typeof err === 'string' && err) return err;

@@ -69,10 +69,6 @@ export const contactsTranslations: Translations = {
       done: 'Importação concluída: {{created}} novos, {{updated}} atualizados, {{rejected}} rejeitados.',
     },
     errors: {
-      ERR_IMPORT_FILE: 'Envie uma planilha.',
-      ERR_IMPORT_FILE_TYPE: 'Este arquivo não pode ser lido. Use .xlsx ou .csv (arquivos .xls antigos devem ser salvos como .xlsx).',
-      ERR_IMPORT_NO_HEADER: 'A primeira linha deve ter as colunas nome, número e email (opcional).',
-      ERR_IMPORT_TOO_MANY_ROWS: 'O arquivo tem mais de 20.000 contatos. Divida-o em partes menores.',
       ERR_PAYLOAD_TOO_LARGE: 'O arquivo é maior que 5 MB.',
     },
   },
@@ -143,10 +139,6 @@ export const contactsTranslations: Translations = {
       done: 'Import finished: {{created}} new, {{updated}} updated, {{rejected}} rejected.',
     },
     errors: {
-      ERR_IMPORT_FILE: 'Send a spreadsheet.',
-      ERR_IMPORT_FILE_TYPE: 'This file cannot be read. Use .xlsx or .csv (save old .xls files as .xlsx).',
-      ERR_IMPORT_NO_HEADER: 'The first row must name the columns name, number and email (optional).',
-      ERR_IMPORT_TOO_MANY_ROWS: 'The file has more than 20,000 contacts. Split it into smaller parts.',
       ERR_PAYLOAD_TOO_LARGE: 'The file is larger than 5 MB.',
     },
   },
@@ -217,10 +209,6 @@ export const contactsTranslations: Translations = {
       done: 'Importación terminada: {{created}} nuevos, {{updated}} actualizados, {{rejected}} rechazados.',
     },
     errors: {
-      ERR_IMPORT_FILE: 'Envíe una hoja de cálculo.',
-      ERR_IMPORT_FILE_TYPE: 'No se puede leer este archivo. Use .xlsx o .csv (guarde los .xls antiguos como .xlsx).',
-      ERR_IMPORT_NO_HEADER: 'La primera fila debe nombrar las columnas nombre, número y correo (opcional).',
-      ERR_IMPORT_TOO_MANY_ROWS: 'El archivo tiene más de 20.000 contactos. Divídalo en partes más pequeñas.',
       ERR_PAYLOAD_TOO_LARGE: 'El archivo supera los 5 MB.',
     },
   },

@@ -4,7 +4,7 @@ import { UserAddOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { ApiError, api } from '../../api/client';
-import { errorText } from '../../api/errors';
+import { ErrorCode, errorText } from '../../api/errors';
 import type { Ticket, TicketContact } from '../../api/types';
 import { useAuth } from '../../auth/auth-provider';
 import { ModalFooter } from '../../components/modal-footer';
@@ -49,7 +49,7 @@ interface OpenTicket {
 }
 
 function otherOpenTicket(err: unknown): OpenTicket | null {
-  if (!(err instanceof ApiError) || err.code !== 'ERR_OTHER_OPEN_TICKET') return null;
+  if (!(err instanceof ApiError) || err.code !== ErrorCode.ERR_OTHER_OPEN_TICKET) return null;
   try {
     const parsed = JSON.parse(err.message) as Partial<OpenTicket>;
     return typeof parsed.uuid === 'string' ? { uuid: parsed.uuid, userId: parsed.userId ?? null, user: parsed.user ?? null, queue: parsed.queue ?? null } : null;
