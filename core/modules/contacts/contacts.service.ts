@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { QueryBuilder } from 'objection';
 import { z } from 'zod';
 import type { Infrastructure } from '../../container.js';
+import type { ContactDetail, ContactView } from '../../contract/views.js';
 import type { AuthUser } from '../../auth/auth-user.js';
 import { isAdmin } from '../../auth/auth-user.js';
 import type { SessionManager } from '../../channels/session-manager.js';
@@ -25,26 +26,8 @@ import {
 import { likePattern } from '../../db/like-pattern.js';
 import { ErrorCode } from '../../contract/error-codes.js';
 
-/** A contact as lists and live frames show it. */
-export interface ContactView {
-  id: number;
-  uuid: string;
-  companyId: number;
-  name: string;
-  number: string;
-  email: string;
-  profilePicUrl: string;
-  isGroup: boolean;
-  whatsappId: number | null;
-  createdAt: string;
-  updatedAt: string;
-}
 
-/** GET /contacts/:id adds the extra fields and the connection the contact came through. */
-export interface ContactDetail extends ContactView {
-  extraInfo: { id: number; name: string; value: string }[];
-  whatsapp: { id: number; name: string } | null;
-}
+export type { ContactDetail, ContactView };
 
 export interface ImportReport {
   create: number;

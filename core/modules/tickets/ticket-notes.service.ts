@@ -1,4 +1,5 @@
 import type { QueryBuilder } from 'objection';
+import type { TicketNoteView } from '../../contract/views.js';
 import type { Infrastructure } from '../../container.js';
 import { isAdmin, type AuthUser } from '../../auth/auth-user.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
@@ -7,17 +8,7 @@ import { TicketNote } from './ticket-note.model.js';
 import type { CreateNoteInput, ListNotesQuery } from './tickets.schema.js';
 import { ErrorCode } from '../../contract/error-codes.js';
 
-/** A note as the ticket drawer shows it. */
-export interface TicketNoteView {
-  id: number;
-  note: string;
-  ticketId: number;
-  contactId: number;
-  userId: number | null;
-  user: { id: number; name: string } | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export type { TicketNoteView };
 
 function toView(note: TicketNote): TicketNoteView {
   return {

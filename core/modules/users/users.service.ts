@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import objection from 'objection';
 import type { Infrastructure } from '../../container.js';
+import type { QueueSummary } from '../../contract/views.js';
 import type { PlansService } from '../plans/plans.service.js';
 import { isAdmin, type AuthUser, type Profile } from '../../auth/auth-user.js';
 import { hashPassword } from '../../auth/password.js';
@@ -41,11 +42,7 @@ export type HashedUserInput = Omit<CreateUserInput, 'password'> & { passwordHash
 
 export type UpdateUserInput = Partial<CreateUserInput>;
 
-export interface QueueSummary {
-  id: number;
-  name: string;
-  color: string;
-}
+export type { QueueSummary };
 
 /** A user as the API shows it: never the password hash nor session state. */
 export interface UserView {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type objection from 'objection';
+import type { WhatsappView } from '../../contract/views.js';
 import type { Infrastructure } from '../../container.js';
 import { isAdmin, type AuthUser } from '../../auth/auth-user.js';
 import type { SessionManager } from '../../channels/session-manager.js';
@@ -9,39 +10,11 @@ import { uniqueOr } from '../../db/unique-violation.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import type { PlansService } from '../plans/plans.service.js';
 import { Queue } from '../queues/queue.model.js';
-import type { QueueSummary } from '../users/users.service.js';
 import { Whatsapp } from './whatsapp.model.js';
 import type { CreateWhatsappBody, UpdateWhatsappBody } from './whatsapp.schema.js';
 import { ErrorCode } from '../../contract/error-codes.js';
 
-/** A connection as the API shows it; `token` only to admins (and never in live frames, which every user gets). */
-export interface WhatsappView {
-  id: number;
-  companyId: number;
-  name: string;
-  provider: string;
-  status: string;
-  qrcode: string;
-  retries: number;
-  number: string;
-  isDefault: boolean;
-  greetingMessage: string;
-  complationMessage: string;
-  outOfHoursMessage: string;
-  ratingMessage: string;
-  expiresInactiveMessage: string;
-  expiresTicket: number;
-  timeUseBotQueues: number;
-  maxUseBotQueues: number;
-  timeToTransfer: number | null;
-  transferQueueId: number | null;
-  promptId: number | null;
-  integrationId: number | null;
-  token?: string;
-  createdAt: string;
-  updatedAt: string;
-  queues: QueueSummary[];
-}
+export type { WhatsappView };
 
 const graphModifiers = {
   queueSummary: (qb: objection.QueryBuilder<Queue>) => qb.select('queues.id', 'queues.name', 'queues.color').orderBy('queues.name'),
