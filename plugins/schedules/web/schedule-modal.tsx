@@ -3,15 +3,23 @@ import { Alert, App, Button, DatePicker, Flex, Form, Input, Modal, Select, Spin,
 import type { Dayjs } from 'dayjs';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { ApiError, api } from '../../../web/src/api/client';
-import { ErrorCode, errorText } from '../../../web/src/api/errors';
-import { useAuth } from '../../../web/src/auth/auth-provider';
-import { AttachmentField } from '../../../web/src/components/attachment-field';
-import { ModalFooter } from '../../../web/src/components/modal-footer';
-import { useLoadOnOpen } from '../../../web/src/components/use-load-on-open';
-import { useSubmitGuard } from '../../../web/src/components/use-submit-guard';
-import { companyTimezone, DATE_TIME_FORMAT, wallClockOf, zonedText } from '../../../web/src/layout/dates';
-import { useContactSearch, type ContactChoice } from '../../../web/src/pages/tickets/new-ticket-modal';
+import {
+  api,
+  ApiError,
+  AttachmentField,
+  companyTimezone,
+  DATE_TIME_FORMAT,
+  ErrorCode,
+  errorText,
+  ModalFooter,
+  useAuth,
+  useContactSearch,
+  useLoadOnOpen,
+  useSubmitGuard,
+  wallClockOf,
+  zonedText,
+  type ContactChoice,
+} from 'atende/web';
 import { mayChange, scheduleChannel, WALL_CLOCK, type ScheduleFrame, type ScheduleRecord } from './schedule-record';
 
 /** What opens the dialog: a schedule to show, or a new one (for a contact, on a day). */

@@ -1,4 +1,4 @@
-import type { SessionUser } from '../../../web/src/api/types';
+import type { SessionUser } from 'atende/web';
 import type { ScheduleEvent, ScheduleStatus, ScheduleView } from '../schedule.contract';
 
 export type { ScheduleStatus };

@@ -1,4 +1,4 @@
-import type { Translations } from '../../../web/src/i18n';
+import type { Translations } from 'atende/web';
 
 /**
  * Schedules page, calendar and dialog. The validation texts and 'Erro de Envio' are the spec's,
