@@ -33,7 +33,7 @@ export function errorMiddleware() {
   };
 }
 
-function clientErrorCode(status: number): string {
+function clientErrorCode(status: number): ErrorCode {
   if (status === 413) return ErrorCode.ERR_PAYLOAD_TOO_LARGE;
   if (status === 415) return ErrorCode.ERR_UNSUPPORTED_MEDIA_TYPE;
   if (status === 405) return ErrorCode.ERR_METHOD_NOT_ALLOWED;
