@@ -1,4 +1,5 @@
 import type { Translations } from '../../i18n';
+import type { ErrorTexts } from '../../i18n/error-texts';
 
 /** Contacts page, contact modal and import dialog. */
 export const contactsTranslations: Translations = {
@@ -70,7 +71,7 @@ export const contactsTranslations: Translations = {
     },
     errors: {
       ERR_PAYLOAD_TOO_LARGE: 'O arquivo é maior que 5 MB.',
-    },
+    } satisfies Partial<ErrorTexts>,
   },
   en: {
     title: 'Contacts',
@@ -140,7 +141,7 @@ export const contactsTranslations: Translations = {
     },
     errors: {
       ERR_PAYLOAD_TOO_LARGE: 'The file is larger than 5 MB.',
-    },
+    } satisfies Partial<ErrorTexts>,
   },
   es: {
     title: 'Contactos',
@@ -210,6 +211,6 @@ export const contactsTranslations: Translations = {
     },
     errors: {
       ERR_PAYLOAD_TOO_LARGE: 'El archivo supera los 5 MB.',
-    },
+    } satisfies Partial<ErrorTexts>,
   },
 };
