@@ -89,6 +89,8 @@ export interface TicketView {
   useIntegration: boolean;
   integrationId: number | null;
   promptId: number | null;
+  /** How many times the queue menu was sent in this attendance. */
+  amountUsedBotQueues: number;
   createdAt: string;
   updatedAt: string;
   contact: TicketContact;
