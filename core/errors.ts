@@ -1,10 +1,12 @@
+import { ErrorCode } from './contract/error-codes.js';
+
 /**
  * One error style for the whole product: a code from the spec's catalogue (ERR_…), the HTTP status
  * that fits, and a message for people. The error middleware turns it into `{ error, message }`.
  */
 export class AppError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     readonly status: number,
     message: string,
     readonly details?: unknown,
@@ -15,48 +17,51 @@ export class AppError extends Error {
 }
 
 export class ValidationError extends AppError {
-  constructor(message: string, details?: unknown, code = 'ERR_VALIDATION') {
+  constructor(message: string, details?: unknown, code: ErrorCode = ErrorCode.ERR_VALIDATION) {
     super(code, 400, message, details);
   }
 }
 
 export class UnauthorizedError extends AppError {
-  constructor(code = 'ERR_SESSION_EXPIRED', message = 'Session expired, please log in again') {
+  constructor(code: ErrorCode = ErrorCode.ERR_SESSION_EXPIRED, message = 'Session expired, please log in again') {
     super(code, 401, message);
   }
 }
 
 export class ForbiddenError extends AppError {
-  constructor(code = 'ERR_NO_PERMISSION', message = 'You have no permission for this resource') {
+  constructor(code: ErrorCode = ErrorCode.ERR_NO_PERMISSION, message = 'You have no permission for this resource') {
     super(code, 403, message);
   }
 }
 
 export class NotFoundError extends AppError {
-  constructor(code: string, message = 'Nothing was found with this ID') {
+  constructor(code: ErrorCode, message = 'Nothing was found with this ID') {
     super(code, 404, message);
   }
 }
 
 export class ConflictError extends AppError {
-  constructor(code: string, message: string) {
+  constructor(code: ErrorCode, message: string) {
     super(code, 409, message);
   }
 }
 
 export class PlanFeatureDisabledError extends AppError {
   constructor(flag: string) {
-    super('ERR_PLAN_FEATURE_DISABLED', 403, `The company's plan does not include this feature (${flag})`);
+    super(ErrorCode.ERR_PLAN_FEATURE_DISABLED, 403, `The company's plan does not include this feature (${flag})`);
   }
 }
 
 /** The spec's plan counts keep a code each; any other limit (declared by a plugin) shares ERR_PLAN_LIMIT. */
-const COUNT_LIMITS = new Set(['users', 'connections', 'queues']);
+const COUNT_LIMIT_CODES: Partial<Record<string, ErrorCode>> = {
+  users: ErrorCode.ERR_PLAN_LIMIT_USERS,
+  connections: ErrorCode.ERR_PLAN_LIMIT_CONNECTIONS,
+  queues: ErrorCode.ERR_PLAN_LIMIT_QUEUES,
+};
 
 /** One more would exceed the company's plan: 403, naming the limit (`details.limit`) and its value. */
 export class PlanLimitError extends AppError {
   constructor(limit: string, max: number) {
-    const code = COUNT_LIMITS.has(limit) ? `ERR_PLAN_LIMIT_${limit.toUpperCase()}` : 'ERR_PLAN_LIMIT';
-    super(code, 403, `The company's plan allows at most ${max} ${limit}`, { limit, max });
+    super(COUNT_LIMIT_CODES[limit] ?? ErrorCode.ERR_PLAN_LIMIT, 403, `The company's plan allows at most ${max} ${limit}`, { limit, max });
   }
 }

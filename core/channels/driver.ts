@@ -1,3 +1,4 @@
+import type { ConnectionStatus, MediaType } from '../contract/views.js';
 import type { Logger } from '../logger.js';
 import type { MediaStorage } from '../storage/media-storage.js';
 
@@ -7,9 +8,7 @@ import type { MediaStorage } from '../storage/media-storage.js';
  * the session manager and the routes never see provider types.
  */
 
-export type ConnectionStatus = 'OPENING' | 'qrcode' | 'PAIRING' | 'CONNECTED' | 'DISCONNECTED' | 'TIMEOUT';
-
-export type MediaType = 'image' | 'audio' | 'video' | 'application' | 'sticker' | 'locationMessage' | 'vcard' | 'call_log';
+export type { ConnectionStatus, MediaType };
 
 /** A message as the provider delivered it (inbound, or sent from the connected phone itself). */
 export interface NormalizedMessage {

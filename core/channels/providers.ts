@@ -1,13 +1,13 @@
 import type { Config } from '../config/config.schema.js';
+import type { Provider } from '../contract/views.js';
 import type { Database } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import type { DriverFactory } from './driver.js';
 import { createBaileysDriverFactory } from './baileys/index.js';
 import type { Simulator } from './simulator/simulator.js';
 
-/** The providers a connection may name (`whatsapps.provider`); 'beta' is the old product's name for Baileys. */
-export const PROVIDERS = ['baileys', 'simulator'] as const;
-export type Provider = (typeof PROVIDERS)[number];
+// The providers a connection may name; 'beta' is the old product's name for Baileys.
+export { PROVIDERS, type Provider } from '../contract/views.js';
 
 /** Which driver factory serves each provider in this process. */
 export class ProviderRegistry {

@@ -7,6 +7,7 @@ import type { ChannelDriver, ConnectionStatus, DriverContext, DriverEvent } from
 import { isJournaled, type EventJournal } from './event-journal.js';
 import type { ProviderRegistry } from './providers.js';
 import { storableEvent } from './storable-event.js';
+import { ErrorCode } from '../contract/error-codes.js';
 
 export const SESSION_WATCHDOG_JOB = 'whatsapp.sessions.watchdog';
 const WATCHDOG_EVERY_MS = 60_000;
@@ -46,7 +47,7 @@ interface Session {
 }
 
 function notInitialized(): AppError {
-  return new AppError('ERR_WAPP_NOT_INITIALIZED', 400, 'Session not initialized');
+  return new AppError(ErrorCode.ERR_WAPP_NOT_INITIALIZED, 400, 'Session not initialized');
 }
 
 /**

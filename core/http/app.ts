@@ -27,6 +27,7 @@ import { messagesRoutes } from '../modules/messages/messages.routes.js';
 import { ticketsRoutes } from '../modules/tickets/tickets.routes.js';
 import { ticketNotesRoutes } from '../modules/tickets/ticket-notes.routes.js';
 import { dashboardRoutes } from '../modules/dashboard/dashboard.routes.js';
+import { ErrorCode } from '../contract/error-codes.js';
 
 export const JSON_BODY_LIMIT = '1mb';
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -119,7 +120,7 @@ export function createHttpApp(c: Container, plugins: PluginRouter[] = []): HttpA
   app.use(api.allowedMethods({ throw: true }));
   app.use(async (ctx, next) => {
     if (ctx.path === '/api' || ctx.path.startsWith('/api/')) {
-      throw new NotFoundError('ERR_ROUTE_NOT_FOUND', 'No such API route');
+      throw new NotFoundError(ErrorCode.ERR_ROUTE_NOT_FOUND, 'No such API route');
     }
     await next();
   });

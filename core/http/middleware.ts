@@ -3,6 +3,7 @@ import type { Next } from 'koa';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { AppContext } from './context.js';
+import { ErrorCode } from '../contract/error-codes.js';
 
 /** First middleware: any thrown error becomes `{ error, message }` with a fitting status. */
 export function errorMiddleware() {
@@ -26,18 +27,18 @@ export function errorMiddleware() {
         return;
       }
       ctx.status = 500;
-      ctx.body = { error: 'ERR_INTERNAL', message: `Internal error (request ${ctx.state.requestId})` };
+      ctx.body = { error: ErrorCode.ERR_INTERNAL, message: `Internal error (request ${ctx.state.requestId})` };
       log?.error({ err }, 'unexpected error');
     }
   };
 }
 
-function clientErrorCode(status: number): string {
-  if (status === 413) return 'ERR_PAYLOAD_TOO_LARGE';
-  if (status === 415) return 'ERR_UNSUPPORTED_MEDIA_TYPE';
-  if (status === 405) return 'ERR_METHOD_NOT_ALLOWED';
-  if (status === 404) return 'ERR_ROUTE_NOT_FOUND';
-  return 'ERR_BAD_REQUEST';
+function clientErrorCode(status: number): ErrorCode {
+  if (status === 413) return ErrorCode.ERR_PAYLOAD_TOO_LARGE;
+  if (status === 415) return ErrorCode.ERR_UNSUPPORTED_MEDIA_TYPE;
+  if (status === 405) return ErrorCode.ERR_METHOD_NOT_ALLOWED;
+  if (status === 404) return ErrorCode.ERR_ROUTE_NOT_FOUND;
+  return ErrorCode.ERR_BAD_REQUEST;
 }
 
 /** A request id (kept from X-Request-Id when sane), a child logger, and one access-log line. */

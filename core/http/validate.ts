@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../contract/error-codes.js';
 import { z } from 'zod';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { withoutNul } from '../db/without-nul.js';
@@ -30,7 +31,7 @@ export const idParam = z.coerce.number({ error: 'Must be a number' }).pipe(id);
  * The id in a route parameter; anything but a positive integer the database can hold names
  * nothing: 404 with the resource's code, as a missing record answers.
  */
-export function routeId(raw: string | undefined, notFoundCode: string): number {
+export function routeId(raw: string | undefined, notFoundCode: ErrorCode): number {
   const parsed = idParam.safeParse(raw);
   if (!parsed.success) throw new NotFoundError(notFoundCode);
   return parsed.data;

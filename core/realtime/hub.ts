@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Logger } from '../logger.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { Envelope, PubSubAdapter } from './pubsub.js';
+import { ErrorCode } from '../contract/error-codes.js';
 
 export const PING_INTERVAL_MS = 18_000;
 
@@ -107,7 +108,7 @@ export class RealtimeHub {
         })
         .catch(() => {
           socket.write('HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n' +
-            JSON.stringify({ error: 'ERR_SESSION_EXPIRED', message: 'Session expired, please log in again' }));
+            JSON.stringify({ error: ErrorCode.ERR_SESSION_EXPIRED, message: 'Session expired, please log in again' }));
           socket.destroy();
         });
     });
@@ -177,7 +178,7 @@ export class RealtimeHub {
     try {
       frame = clientFrame.parse(JSON.parse(raw));
     } catch {
-      this.reply(client, { type: 'error', error: 'ERR_VALIDATION', message: 'Frames are JSON { type, data }' });
+      this.reply(client, { type: 'error', error: ErrorCode.ERR_VALIDATION, message: 'Frames are JSON { type, data }' });
       return;
     }
     if (frame.type === 'userStatus') {
@@ -193,12 +194,12 @@ export class RealtimeHub {
     }
     const policy = this.policies.get(frame.type);
     if (!policy) {
-      this.reply(client, { type: 'error', error: 'ERR_UNKNOWN_FRAME', message: `Unknown frame type ${frame.type}` });
+      this.reply(client, { type: 'error', error: ErrorCode.ERR_UNKNOWN_FRAME, message: `Unknown frame type ${frame.type}` });
       return;
     }
     const room = await policy(client.user, frame.data);
     if (!room) {
-      this.reply(client, { type: 'error', error: 'ERR_NO_PERMISSION', message: `Not allowed: ${frame.type}` });
+      this.reply(client, { type: 'error', error: ErrorCode.ERR_NO_PERMISSION, message: `Not allowed: ${frame.type}` });
       return;
     }
     client.rooms.add(room);

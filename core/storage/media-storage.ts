@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { NotFoundError } from '../errors.js';
+import { ErrorCode } from '../contract/error-codes.js';
 
 /** What is saved: a file on this machine (an upload's temporary copy) or a stream of bytes. */
 export type MediaSource = { path: string } | Readable;
@@ -69,7 +70,7 @@ export function isStoredName(name: string): boolean {
 }
 
 function noMedia(): NotFoundError {
-  return new NotFoundError('ERR_NO_MEDIA_FOUND');
+  return new NotFoundError(ErrorCode.ERR_NO_MEDIA_FOUND);
 }
 
 export class DiskMediaStorage implements MediaStorage {

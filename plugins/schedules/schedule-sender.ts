@@ -8,6 +8,7 @@ import { renderTemplate } from '../../core/modules/tickets/templates.js';
 import type { PluginApp } from '../../core/plugins/define-plugin.js';
 import { loadScheduleView, publishSchedule } from './schedule-view.js';
 import { Schedule } from './schedule.model.js';
+import { ErrorCode } from '../../core/contract/error-codes.js';
 
 /** Sends one schedule when its time comes: `{ companyId, scheduleId }`. */
 export const SCHEDULES_SEND_JOB = 'schedules.send';
@@ -21,7 +22,7 @@ const DUE_SLACK_MS = 1000;
 const SWEEP_BATCH = 100;
 
 /** Problems that trying again will not fix: the schedule is marked ERRO with the code. */
-const REFUSALS = new Set(['ERR_NO_DEF_WAPP_FOUND', 'ERR_NO_MEDIA_FOUND']);
+const REFUSALS = new Set<ErrorCode>([ErrorCode.ERR_NO_DEF_WAPP_FOUND, ErrorCode.ERR_NO_MEDIA_FOUND]);
 
 /**
  * Delivery of scheduled messages (whaticket-behaviour §10, with its flaws fixed). The schedule row

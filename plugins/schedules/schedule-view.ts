@@ -1,31 +1,10 @@
 import type { Knex } from 'knex';
 import type { QueryBuilder } from 'objection';
 import type { PluginRealtime } from 'atende/plugin';
-import { Schedule, type ScheduleStatus } from './schedule.model.js';
+import type { ScheduleEvent, ScheduleView } from './schedule.contract.js';
+import { Schedule } from './schedule.model.js';
 
-/** A schedule as the API and the live events show it; media by its authenticated URL. */
-export interface ScheduleView {
-  id: number;
-  companyId: number;
-  body: string;
-  sendAt: string;
-  sentAt: string | null;
-  status: ScheduleStatus;
-  error: string | null;
-  mediaName: string | null;
-  mediaUrl: string | null;
-  contactId: number;
-  contact: { id: number; name: string; number: string; profilePicUrl: string };
-  userId: number | null;
-  user: { id: number; name: string } | null;
-  ticketId: number | null;
-  /** Waiting or failed: it may still be changed (sent, it is history). */
-  editable: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export type ScheduleEvent = { action: 'create' | 'update'; schedule: ScheduleView } | { action: 'delete'; scheduleId: number };
+export type { ScheduleEvent, ScheduleView };
 
 export function isEditable(schedule: Pick<Schedule, 'status'>): boolean {
   return schedule.status === 'PENDENTE' || schedule.status === 'ERRO';

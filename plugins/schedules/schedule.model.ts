@@ -1,13 +1,9 @@
 import { BaseModel } from '../../core/db/base.model.js';
 import { Contact } from '../../core/modules/contacts/contact.model.js';
 import { User } from '../../core/modules/users/user.model.js';
+import type { ScheduleStatus } from './schedule.contract.js';
 
-/**
- * PENDENTE: waiting for its time. AGENDADA: its time came, the message is in the send queue (the
- * connection may be down). ENVIADA: WhatsApp took it (sentAt). ERRO: it could not be sent (error).
- */
-export const SCHEDULE_STATUSES = ['PENDENTE', 'AGENDADA', 'ENVIADA', 'ERRO'] as const;
-export type ScheduleStatus = (typeof SCHEDULE_STATUSES)[number];
+export { SCHEDULE_STATUSES, type ScheduleStatus } from './schedule.contract.js';
 
 export class Schedule extends BaseModel {
   static override tableName = 'schedules';

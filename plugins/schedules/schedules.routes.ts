@@ -4,8 +4,9 @@ import { multipartBody, takeUpload } from '../../core/modules/media/media-upload
 import type { PluginApp } from '../../core/plugins/define-plugin.js';
 import { calendarQuery, createScheduleSchema, listSchedulesQuery, updateScheduleSchema } from './schedules.schema.js';
 import { SchedulesService } from './schedules.service.js';
+import { ErrorCode } from '../../core/contract/error-codes.js';
 
-const NOT_FOUND = 'ERR_NO_SCHEDULE_FOUND';
+const NOT_FOUND = ErrorCode.ERR_NO_SCHEDULE_FOUND;
 
 /** /api/schedules: the host puts login and the useSchedules check in front of each route. */
 export function schedulesRoutes(router: AppRouter, app: PluginApp): void {

@@ -19,12 +19,13 @@ import {
   type UpdateScheduleInput,
 } from './schedules.schema.js';
 import { likePattern } from '../../core/db/like-pattern.js';
+import { ErrorCode } from '../../core/contract/error-codes.js';
 
 /** How far in the past a sendAt may be (the minute the user is typing in). */
 const PAST_TOLERANCE_MS = 60_000;
 
 function notFound(): NotFoundError {
-  return new NotFoundError('ERR_NO_SCHEDULE_FOUND');
+  return new NotFoundError(ErrorCode.ERR_NO_SCHEDULE_FOUND);
 }
 
 /**
@@ -192,13 +193,13 @@ export class SchedulesService {
   /** As mine(), and still waiting or failed (409 once it went to the send queue). */
   private async editable(trx: Knex.Transaction, actor: AuthUser, id: number): Promise<Schedule> {
     const schedule = await this.mine(trx, actor, id);
-    if (!isEditable(schedule)) throw new ConflictError('ERR_SCHEDULE_ALREADY_SENT', 'This message was already sent to the send queue');
+    if (!isEditable(schedule)) throw new ConflictError(ErrorCode.ERR_SCHEDULE_ALREADY_SENT, 'This message was already sent to the send queue');
     return schedule;
   }
 
   private async findContact(companyId: number, contactId: number): Promise<void> {
     const contact = await Contact.query(this.app.db).findOne({ id: contactId, companyId }).select('id');
-    if (!contact) throw new NotFoundError('ERR_NO_CONTACT_FOUND');
+    if (!contact) throw new NotFoundError(ErrorCode.ERR_NO_CONTACT_FOUND);
   }
 
   private timeZone(companyId: number): Promise<string> {

@@ -4,8 +4,9 @@ import type { AppRouter, AppState } from '../../http/context.js';
 import { requireAdmin, requireAuth } from '../../http/auth.middleware.js';
 import { routeId, validate } from '../../http/validate.js';
 import { inboundSchema, scanSchema } from './simulator.schema.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
-const NOT_FOUND = 'ERR_NO_WAPP_FOUND';
+const NOT_FOUND = ErrorCode.ERR_NO_WAPP_FOUND;
 
 /**
  * The simulator's test API: what a phone (scan, unlink) and a customer (write) would do to a

@@ -20,6 +20,7 @@ import type {
   SentMessage,
 } from '../driver.js';
 import { simulatedNumber } from './numbers.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
 /** Acks of a sent message: sent to the server, delivered, read — over about a second. */
 const ACK_STEPS = [
@@ -102,7 +103,7 @@ const MIME_BY_EXTENSION: Record<string, string> = {
 };
 
 function notInitialized(): AppError {
-  return new AppError('ERR_WAPP_NOT_INITIALIZED', 400, 'Session not initialized');
+  return new AppError(ErrorCode.ERR_WAPP_NOT_INITIALIZED, 400, 'Session not initialized');
 }
 
 /** Looks like a WhatsApp message id (upper-case hex), marked as the simulator's. */
@@ -165,7 +166,7 @@ export class Simulator {
   private async assertVisible(actor: AuthUser, connectionId: number): Promise<void> {
     const row = await this.connections.find(connectionId);
     const visible = row?.provider === 'simulator' && (actor.super || row.companyId === actor.companyId);
-    if (!visible) throw new NotFoundError('ERR_NO_WAPP_FOUND', 'No simulated connection with this ID');
+    if (!visible) throw new NotFoundError(ErrorCode.ERR_NO_WAPP_FOUND, 'No simulated connection with this ID');
   }
 }
 
@@ -214,13 +215,13 @@ export class SimulatorDriver implements ChannelDriver {
 
   /** The phone scanned the QR code: PAIRING, then CONNECTED as `number` (a random mobile when absent). */
   async scan(number?: string): Promise<string> {
-    if (this.phase !== 'qrcode') throw new ConflictError('ERR_SIMULATOR_NO_QRCODE', 'The connection is not showing a QR code');
+    if (this.phase !== 'qrcode') throw new ConflictError(ErrorCode.ERR_SIMULATOR_NO_QRCODE, 'The connection is not showing a QR code');
     const run = this.run;
     this.phase = 'pairing';
     this.status({ status: 'PAIRING' });
     await sleep(PAIRING_MS);
     if (run !== this.run || this.phase !== 'pairing') {
-      throw new ConflictError('ERR_SIMULATOR_NO_QRCODE', 'The session closed while pairing');
+      throw new ConflictError(ErrorCode.ERR_SIMULATOR_NO_QRCODE, 'The session closed while pairing');
     }
     const paired = number ?? randomMobile();
     this.connect(paired);
@@ -237,7 +238,7 @@ export class SimulatorDriver implements ChannelDriver {
   async inbound(input: InboundInput): Promise<NormalizedMessage> {
     this.assertConnected();
     const number = simulatedNumber(input.from);
-    if (!number) throw new AppError('ERR_WAPP_INVALID_CONTACT', 400, 'Not a valid WhatsApp number');
+    if (!number) throw new AppError(ErrorCode.ERR_WAPP_INVALID_CONTACT, 400, 'Not a valid WhatsApp number');
     const message: NormalizedMessage = {
       id: input.id ?? messageId(),
       chatId: number,
@@ -276,7 +277,7 @@ export class SimulatorDriver implements ChannelDriver {
     const already = this.alreadySent(options.id);
     if (already) return already;
     const file = await stat(media.path).catch(() => undefined);
-    if (!file?.isFile()) throw new AppError('ERR_SENDING_WAPP_MSG', 400, `No file to send at ${media.fileName}`);
+    if (!file?.isFile()) throw new AppError(ErrorCode.ERR_SENDING_WAPP_MSG, 400, `No file to send at ${media.fileName}`);
     return this.record({
       kind: 'media',
       to,

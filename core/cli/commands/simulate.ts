@@ -6,6 +6,7 @@ import { CliError, usageError } from '../errors.js';
 import { resolveDir, type CliContext } from '../context.js';
 import { INITIAL_ADMIN_FILE } from '../initial-admin.js';
 import { checkFlag, httpUrlProblem, type Check } from '../validate.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
 interface CommonOptions {
   dir?: string;
@@ -141,7 +142,7 @@ async function request<T>(url: string, method: string, route: string, body: unkn
     parsed = undefined;
   }
   if (!res.ok) {
-    if (res.status === 404 && parsed?.error === 'ERR_ROUTE_NOT_FOUND') {
+    if (res.status === 404 && parsed?.error === ErrorCode.ERR_ROUTE_NOT_FOUND) {
       throw new CliError(`the server at ${url} has the simulator off; start it with --demo or ATENDE_SIMULATOR=1`);
     }
     const reason = parsed?.error ? `${parsed.error}: ${parsed.message ?? ''}`.trim() : `HTTP ${res.status}`;

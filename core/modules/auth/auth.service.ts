@@ -9,6 +9,7 @@ import { SETTINGS } from '../settings/settings.schema.js';
 import type { SessionUser, UsersService } from '../users/users.service.js';
 import type { LoginInput } from './auth.schema.js';
 import { LoginRateLimiter } from './login-rate-limiter.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
 const DEFAULT_TIMEZONE = SETTINGS.timezone.default;
 /** How long a just-rotated refresh token is still accepted (tabs refreshing at the same time). */
@@ -74,7 +75,7 @@ export class AuthService {
     const valid = user ? await verifyPassword(input.password, user.passwordHash) : await this.burnHash(input.password);
     if (!user || !valid) {
       this.limiter.recordFailure(input.email, address);
-      throw new UnauthorizedError('ERR_INVALID_CREDENTIALS', 'Invalid e-mail or password');
+      throw new UnauthorizedError(ErrorCode.ERR_INVALID_CREDENTIALS, 'Invalid e-mail or password');
     }
     this.limiter.recordSuccess(input.email);
     this.assertMayEnter(user, user.company);
@@ -160,12 +161,12 @@ export class AuthService {
   /** Inactive companies keep only super users out; an expired subscription lets financial users in. */
   private assertMayEnter(user: { super: boolean; financial: boolean }, company: Company): void {
     if (user.super) return;
-    if (!company.status) throw new ForbiddenError('ERR_COMPANY_INACTIVE', 'This company is inactive; contact support');
+    if (!company.status) throw new ForbiddenError(ErrorCode.ERR_COMPANY_INACTIVE, 'This company is inactive; contact support');
     if (user.financial || !company.dueDate) return;
     const timeZone = company.settings?.find((s) => s.key === 'timezone')?.value || DEFAULT_TIMEZONE;
     if (company.dueDate < todayIn(timeZone)) {
       throw new AppError(
-        'ERR_SUBSCRIPTION_EXPIRED',
+        ErrorCode.ERR_SUBSCRIPTION_EXPIRED,
         402,
         `Your subscription expired on ${brazilianDate(company.dueDate)}. Please contact support for more information.`,
         { dueDate: company.dueDate },

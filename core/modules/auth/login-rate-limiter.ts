@@ -1,4 +1,5 @@
 import { AppError } from '../../errors.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
 export interface LoginLimits {
   /** Failed attempts allowed for one e-mail within the window. */
@@ -13,7 +14,7 @@ export const DEFAULT_LOGIN_LIMITS: LoginLimits = { maxPerEmail: 5, maxPerAddress
 export class TooManyLoginAttemptsError extends AppError {
   constructor(readonly retryAfterSeconds: number) {
     super(
-      'ERR_TOO_MANY_LOGIN_ATTEMPTS',
+      ErrorCode.ERR_TOO_MANY_LOGIN_ATTEMPTS,
       429,
       `Too many failed login attempts, try again in ${Math.ceil(retryAfterSeconds / 60)} minute(s)`,
     );

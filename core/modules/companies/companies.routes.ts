@@ -4,6 +4,7 @@ import { requireAuth, requireSuper } from '../../http/auth.middleware.js';
 import type { AppContext, AppRouter, AppState } from '../../http/context.js';
 import { routeId, validate } from '../../http/validate.js';
 import { companyCreateSchema, companyUpdateSchema, schedulesSchema } from './companies.schema.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
 /**
  * /api/companies: administration by super users, plus calls for a company's own users (its plan;
@@ -22,7 +23,7 @@ export function companiesRoutes(c: Container): AppRouter {
   router.get('/companies/list', ...superOnly, list);
 
   router.get('/companies/listPlan/:companyId', auth, async (ctx) => {
-    ctx.body = await companies.planOf(ctx.state.user, routeId(ctx.params.companyId, 'ERR_NO_COMPANY_FOUND'));
+    ctx.body = await companies.planOf(ctx.state.user, routeId(ctx.params.companyId, ErrorCode.ERR_NO_COMPANY_FOUND));
   });
 
   router.post('/companies', ...superOnly, async (ctx) => {
@@ -38,21 +39,21 @@ export function companiesRoutes(c: Container): AppRouter {
 
   // Super users read any company; a company's admins read their own (the working-hours tab).
   router.get('/companies/:id', auth, async (ctx) => {
-    ctx.body = await companies.show(ctx.state.user, routeId(ctx.params.id, 'ERR_NO_COMPANY_FOUND'));
+    ctx.body = await companies.show(ctx.state.user, routeId(ctx.params.id, ErrorCode.ERR_NO_COMPANY_FOUND));
   });
 
   router.put('/companies/:id', ...superOnly, async (ctx) => {
-    const id = routeId(ctx.params.id, 'ERR_NO_COMPANY_FOUND');
+    const id = routeId(ctx.params.id, ErrorCode.ERR_NO_COMPANY_FOUND);
     ctx.body = await companies.update(id, validate(companyUpdateSchema, ctx.request.body));
   });
 
   router.delete('/companies/:id', ...superOnly, async (ctx) => {
-    await companies.remove(ctx.state.user, routeId(ctx.params.id, 'ERR_NO_COMPANY_FOUND'));
+    await companies.remove(ctx.state.user, routeId(ctx.params.id, ErrorCode.ERR_NO_COMPANY_FOUND));
     ctx.status = 204;
   });
 
   router.put('/companies/:id/schedules', auth, async (ctx) => {
-    const id = routeId(ctx.params.id, 'ERR_NO_COMPANY_FOUND');
+    const id = routeId(ctx.params.id, ErrorCode.ERR_NO_COMPANY_FOUND);
     const { schedules } = validate(schedulesSchema, ctx.request.body);
     ctx.body = await companies.updateSchedules(ctx.state.user, id, schedules);
   });

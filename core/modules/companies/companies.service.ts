@@ -14,6 +14,7 @@ import type { UsersService } from '../users/users.service.js';
 import { Company, type ScheduleEntry } from './company.model.js';
 import { DEFAULT_SCHEDULES, type CompanyUpdateInput, type Recurrence } from './companies.schema.js';
 import { uniqueOr } from '../../db/unique-violation.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
 
 /** What the platform starts with (DESIGN §2: init / first start). */
@@ -91,7 +92,7 @@ const COMPANY_EVENTS = {
 } as const;
 
 function nameTaken(): ConflictError {
-  return new ConflictError('ERR_COMPANY_NAME_EXISTS', 'A company with this name already exists');
+  return new ConflictError(ErrorCode.ERR_COMPANY_NAME_EXISTS, 'A company with this name already exists');
 }
 
 
@@ -234,7 +235,7 @@ export class CompaniesService {
   /** Deletes a company and, through the foreign keys, everything it owns. Never the caller's own. */
   async remove(caller: AuthUser, id: number): Promise<void> {
     if (id === caller.companyId) {
-      throw new ValidationError('You cannot delete your own company', undefined, 'ERR_CANNOT_DELETE_OWN_COMPANY');
+      throw new ValidationError('You cannot delete your own company', undefined, ErrorCode.ERR_CANNOT_DELETE_OWN_COMPANY);
     }
     const { view, userIds } = await this.infra.db.transaction(async (trx) => {
       const company = await this.find(id, trx);
@@ -290,13 +291,13 @@ export class CompaniesService {
 
   private async find(id: number, db: Knex): Promise<Company> {
     const company = await Company.query(db).findById(id);
-    if (!company) throw new NotFoundError('ERR_NO_COMPANY_FOUND');
+    if (!company) throw new NotFoundError(ErrorCode.ERR_NO_COMPANY_FOUND);
     return company;
   }
 
   /** Another company's id answers 404, as if it did not exist, unless the caller is a super user. */
   private assertVisible(caller: AuthUser, companyId: number): void {
-    if (!caller.super && caller.companyId !== companyId) throw new NotFoundError('ERR_NO_COMPANY_FOUND');
+    if (!caller.super && caller.companyId !== companyId) throw new NotFoundError(ErrorCode.ERR_NO_COMPANY_FOUND);
   }
 
   /**

@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import { parse } from 'csv-parse/sync';
 import { ValidationError } from '../../errors.js';
 import { contactEmail, contactName, contactNumber } from './contacts.schema.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
 /** A file of at most this many data rows is imported at once (the bench's company has 20,000 contacts). */
 export const MAX_IMPORT_ROWS = 20_000;
@@ -87,10 +88,10 @@ function kindOf(data: Buffer, fileName: string): 'xlsx' | 'csv' {
   if (data.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) return 'xlsx';
   if (data.subarray(0, 4).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0]))) {
     // Excel 97-2003 (.xls) is a binary format exceljs does not read.
-    throw new ValidationError('Excel 97-2003 files (.xls) cannot be read: save the sheet as .xlsx or .csv', undefined, 'ERR_IMPORT_FILE_TYPE');
+    throw new ValidationError('Excel 97-2003 files (.xls) cannot be read: save the sheet as .xlsx or .csv', undefined, ErrorCode.ERR_IMPORT_FILE_TYPE);
   }
-  if (/\.xlsx$/i.test(fileName)) throw new ValidationError('This .xlsx file is damaged', undefined, 'ERR_IMPORT_FILE_TYPE');
-  if (data.includes(0)) throw new ValidationError('The file is neither a spreadsheet nor CSV text', undefined, 'ERR_IMPORT_FILE_TYPE');
+  if (/\.xlsx$/i.test(fileName)) throw new ValidationError('This .xlsx file is damaged', undefined, ErrorCode.ERR_IMPORT_FILE_TYPE);
+  if (data.includes(0)) throw new ValidationError('The file is neither a spreadsheet nor CSV text', undefined, ErrorCode.ERR_IMPORT_FILE_TYPE);
   return 'csv';
 }
 
@@ -99,7 +100,7 @@ async function readXlsx(data: Buffer): Promise<TableRow[]> {
   try {
     await workbook.xlsx.load(data as unknown as ExcelJS.Buffer);
   } catch {
-    throw new ValidationError('This .xlsx file is damaged', undefined, 'ERR_IMPORT_FILE_TYPE');
+    throw new ValidationError('This .xlsx file is damaged', undefined, ErrorCode.ERR_IMPORT_FILE_TYPE);
   }
   const sheet = workbook.worksheets[0];
   if (!sheet) return [];
@@ -137,7 +138,7 @@ function readCsv(data: Buffer): TableRow[] {
     records = parse(text, { delimiter: delimiterOf(text), bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: false });
   } catch (err) {
     const detail = err instanceof Error ? err.message : String(err);
-    throw new ValidationError(`The CSV file cannot be read: ${detail}`, undefined, 'ERR_IMPORT_FILE_TYPE');
+    throw new ValidationError(`The CSV file cannot be read: ${detail}`, undefined, ErrorCode.ERR_IMPORT_FILE_TYPE);
   }
   return records.map((cells, index) => ({ row: index + 1, cells }));
 }
@@ -166,10 +167,10 @@ export function checkRows(table: TableRow[]): ParsedFile {
   const [header, ...data] = filled;
   const columns = header ? columnsOf(header) : {};
   if (columns.name === undefined || columns.number === undefined) {
-    throw new ValidationError('The first row must name the columns: name, number and (optionally) email', undefined, 'ERR_IMPORT_NO_HEADER');
+    throw new ValidationError('The first row must name the columns: name, number and (optionally) email', undefined, ErrorCode.ERR_IMPORT_NO_HEADER);
   }
   if (data.length > MAX_IMPORT_ROWS) {
-    throw new ValidationError(`A file may hold at most ${MAX_IMPORT_ROWS} contacts`, undefined, 'ERR_IMPORT_TOO_MANY_ROWS');
+    throw new ValidationError(`A file may hold at most ${MAX_IMPORT_ROWS} contacts`, undefined, ErrorCode.ERR_IMPORT_TOO_MANY_ROWS);
   }
   const cell = (r: TableRow, column: Column) => {
     const index = columns[column];

@@ -8,8 +8,9 @@ import { requireAuth } from '../../http/auth.middleware.js';
 import { routeId, validate } from '../../http/validate.js';
 import { AppError, ValidationError } from '../../errors.js';
 import { createContactSchema, listAllQuery, listContactsQuery, updateContactSchema } from './contacts.schema.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
-const NOT_FOUND = 'ERR_NO_CONTACT_FOUND';
+const NOT_FOUND = ErrorCode.ERR_NO_CONTACT_FOUND;
 export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
 const IMPORT_EXTENSIONS = /\.(csv|xlsx|xls)$/i;
 
@@ -22,9 +23,9 @@ const importUpload = koaBody({
   formidable: { maxFiles: 1, maxFileSize: IMPORT_MAX_BYTES, maxTotalFileSize: IMPORT_MAX_BYTES, maxFields: 10, allowEmptyFiles: false },
   onError: (err) => {
     if ((err as { httpCode?: number }).httpCode === 413) {
-      throw new AppError('ERR_PAYLOAD_TOO_LARGE', 413, `The file is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB`);
+      throw new AppError(ErrorCode.ERR_PAYLOAD_TOO_LARGE, 413, `The file is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB`);
     }
-    throw new ValidationError(`The upload could not be read: ${err.message}`, undefined, 'ERR_IMPORT_FILE');
+    throw new ValidationError(`The upload could not be read: ${err.message}`, undefined, ErrorCode.ERR_IMPORT_FILE);
   },
 });
 
@@ -34,10 +35,10 @@ async function uploadedFile(ctx: AppContext): Promise<{ data: Buffer; name: stri
   const uploads = Object.values(files).flat() as File[];
   try {
     const file = files.file;
-    if (!file || Array.isArray(file)) throw new ValidationError('Send one spreadsheet in the field "file"', undefined, 'ERR_IMPORT_FILE');
+    if (!file || Array.isArray(file)) throw new ValidationError('Send one spreadsheet in the field "file"', undefined, ErrorCode.ERR_IMPORT_FILE);
     const name = file.originalFilename ?? '';
     if (!IMPORT_EXTENSIONS.test(name)) {
-      throw new ValidationError('The file must be .csv, .xlsx or .xls', undefined, 'ERR_IMPORT_FILE_TYPE');
+      throw new ValidationError('The file must be .csv, .xlsx or .xls', undefined, ErrorCode.ERR_IMPORT_FILE_TYPE);
     }
     return { data: await readFile(file.filepath), name };
   } finally {

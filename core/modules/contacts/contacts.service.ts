@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { QueryBuilder } from 'objection';
 import { z } from 'zod';
 import type { Infrastructure } from '../../infrastructure.js';
+import type { ContactDetail, ContactView } from '../../contract/views.js';
 import type { AuthUser } from '../../auth/auth-user.js';
 import { isAdmin } from '../../auth/auth-user.js';
 import type { SessionManager } from '../../channels/session-manager.js';
@@ -23,27 +24,10 @@ import {
   type UpdateContactInput,
 } from './contacts.schema.js';
 import { likePattern } from '../../db/like-pattern.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
-/** A contact as lists and live frames show it. */
-export interface ContactView {
-  id: number;
-  uuid: string;
-  companyId: number;
-  name: string;
-  number: string;
-  email: string;
-  profilePicUrl: string;
-  isGroup: boolean;
-  whatsappId: number | null;
-  createdAt: string;
-  updatedAt: string;
-}
 
-/** GET /contacts/:id adds the extra fields and the connection the contact came through. */
-export interface ContactDetail extends ContactView {
-  extraInfo: { id: number; name: string; value: string }[];
-  whatsapp: { id: number; name: string } | null;
-}
+export type { ContactDetail, ContactView };
 
 export interface ImportReport {
   create: number;
@@ -65,7 +49,7 @@ const LOOKUP_CHUNK = 500;
 const numberOnly = z.object({ number: contactNumber });
 
 function duplicated(): ConflictError {
-  return new ConflictError('ERR_DUPLICATED_CONTACT', 'A contact with this number already exists');
+  return new ConflictError(ErrorCode.ERR_DUPLICATED_CONTACT, 'A contact with this number already exists');
 }
 
 export function toContactView(contact: Contact): ContactView {
@@ -209,7 +193,7 @@ export class ContactsService {
   async remove(actor: AuthUser, id: number): Promise<void> {
     if (!isAdmin(actor)) throw new ForbiddenError();
     const deleted = await Contact.query(this.infra.db).where({ companyId: actor.companyId, id }).delete();
-    if (deleted === 0) throw new NotFoundError('ERR_NO_CONTACT_FOUND');
+    if (deleted === 0) throw new NotFoundError(ErrorCode.ERR_NO_CONTACT_FOUND);
     this.publish(actor.companyId, { action: 'delete', contactId: id });
   }
 
@@ -322,9 +306,9 @@ export class ContactsService {
         canonical = await driver.checkNumber(number);
       } catch (err) {
         this.infra.log.warn({ err, connectionId: id }, 'whatsapp number check failed');
-        throw new AppError('ERR_WAPP_CHECK_CONTACT', 400, 'Could not check the number on WhatsApp');
+        throw new AppError(ErrorCode.ERR_WAPP_CHECK_CONTACT, 400, 'Could not check the number on WhatsApp');
       }
-      if (!canonical) throw new AppError('ERR_WAPP_INVALID_CONTACT', 400, 'This is not a valid WhatsApp number');
+      if (!canonical) throw new AppError(ErrorCode.ERR_WAPP_INVALID_CONTACT, 400, 'This is not a valid WhatsApp number');
       return canonical.replace(/\D/g, '');
     }
     return number;
@@ -366,7 +350,7 @@ export class ContactsService {
   /** A contact of the company with its extra fields; another company's id is 404. */
   private async loadDetail(db: Knex, companyId: number, id: number): Promise<Contact> {
     const contact = await Contact.query(db).findOne({ companyId, id }).withGraphFetched(DETAIL_GRAPH).modifiers(detailModifiers);
-    if (!contact) throw new NotFoundError('ERR_NO_CONTACT_FOUND');
+    if (!contact) throw new NotFoundError(ErrorCode.ERR_NO_CONTACT_FOUND);
     return contact;
   }
 

@@ -6,6 +6,7 @@ import { ValidationError } from '../../errors.js';
 import { nextDay, wallClock, zonedDayStart } from '../../time/zoned-time.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { DashboardQuery, DayRangeQuery } from './dashboard.schema.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
 export interface DashboardCounters {
   supportHappening: number;
@@ -212,7 +213,7 @@ export class DashboardService {
       return localDays(addDays(today, 1 - query.days), today, timeZone);
     }
     if (query.date_from || query.date_to) return localDays(query.date_from, query.date_to, timeZone);
-    throw new ValidationError('Parametrize o filtro', undefined, 'ERR_DASHBOARD_FILTER');
+    throw new ValidationError('Parametrize o filtro', undefined, ErrorCode.ERR_DASHBOARD_FILTER);
   }
 
   /** Tickets open and pending now: not a matter of period. */

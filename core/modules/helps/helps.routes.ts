@@ -4,6 +4,7 @@ import { requireAuth, requireSuper } from '../../http/auth.middleware.js';
 import type { AppContext, AppRouter, AppState } from '../../http/context.js';
 import { routeId, validate } from '../../http/validate.js';
 import { helpCreateSchema, helpUpdateSchema } from './helps.schema.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
 /** /api/helps: every signed-in user reads the gallery; super users write it. */
 export function helpsRoutes(c: Container): AppRouter {
@@ -25,12 +26,12 @@ export function helpsRoutes(c: Container): AppRouter {
   });
 
   router.put('/helps/:id', ...superOnly, async (ctx) => {
-    const id = routeId(ctx.params.id, 'ERR_NO_HELP_FOUND');
+    const id = routeId(ctx.params.id, ErrorCode.ERR_NO_HELP_FOUND);
     ctx.body = await helps.update(id, validate(helpUpdateSchema, ctx.request.body));
   });
 
   router.delete('/helps/:id', ...superOnly, async (ctx) => {
-    await helps.remove(routeId(ctx.params.id, 'ERR_NO_HELP_FOUND'));
+    await helps.remove(routeId(ctx.params.id, ErrorCode.ERR_NO_HELP_FOUND));
     ctx.status = 204;
   });
 

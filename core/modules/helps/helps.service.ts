@@ -3,6 +3,7 @@ import type { Infrastructure } from '../../infrastructure.js';
 import { NotFoundError } from '../../errors.js';
 import { Help } from './helps.model.js';
 import type { HelpCreateInput, HelpUpdateInput } from './helps.schema.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
 /** Live channel of the help gallery, heard by every company. */
 export const HELPS_CHANNEL = 'helps';
@@ -30,13 +31,13 @@ export class HelpsService {
 
   async remove(id: number): Promise<void> {
     const deleted = await Help.query(this.infra.db).deleteById(id);
-    if (deleted === 0) throw new NotFoundError('ERR_NO_HELP_FOUND');
+    if (deleted === 0) throw new NotFoundError(ErrorCode.ERR_NO_HELP_FOUND);
     this.announce({ action: 'delete', helpId: id });
   }
 
   private async get(id: number, db: Knex): Promise<Help> {
     const help = await Help.query(db).findById(id);
-    if (!help) throw new NotFoundError('ERR_NO_HELP_FOUND');
+    if (!help) throw new NotFoundError(ErrorCode.ERR_NO_HELP_FOUND);
     return help;
   }
 

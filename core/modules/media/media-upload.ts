@@ -5,6 +5,7 @@ import { koaBody } from 'koa-body';
 import { AppError, ValidationError } from '../../errors.js';
 import type { AppContext } from '../../http/context.js';
 import { displayFileName } from '../../storage/media-storage.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
 /** What WhatsApp can carry as an attachment, by extension (the type the client declares is not trusted). */
 export const ATTACHMENT_EXTENSIONS = new Set([
@@ -31,11 +32,11 @@ const partOrder = new WeakMap<object, number>();
 let partsSeen = 0;
 
 function tooLarge(maxBytes: number): AppError {
-  return new AppError('ERR_MEDIA_TOO_LARGE', 413, `Files may have at most ${Math.floor(maxBytes / (1024 * 1024))} MB`);
+  return new AppError(ErrorCode.ERR_MEDIA_TOO_LARGE, 413, `Files may have at most ${Math.floor(maxBytes / (1024 * 1024))} MB`);
 }
 
 function uploadError(message: string): ValidationError {
-  return new ValidationError(message, undefined, 'ERR_MEDIA_UPLOAD');
+  return new ValidationError(message, undefined, ErrorCode.ERR_MEDIA_UPLOAD);
 }
 
 export interface MultipartOptions {
@@ -99,7 +100,7 @@ export function takeUploads(ctx: AppContext, field?: string, extensions = ATTACH
     const name = displayFileName(file.originalFilename ?? '');
     if (file.size === 0) throw uploadError(`${field ?? 'file'}: ${name || 'file'} is empty`);
     if (!extensions.has(path.extname(name).toLowerCase())) {
-      throw new AppError('ERR_MEDIA_TYPE_NOT_ALLOWED', 415, 'This type of file cannot be attached');
+      throw new AppError(ErrorCode.ERR_MEDIA_TYPE_NOT_ALLOWED, 415, 'This type of file cannot be attached');
     }
     return { name, path: file.filepath };
   });

@@ -6,6 +6,7 @@ import type { TicketEvents } from '../tickets/ticket-events.js';
 import type { Ticket } from '../tickets/ticket.model.js';
 import { loadTicket } from '../tickets/ticket-view.js';
 import { Message } from './message.model.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
 /** A message with what its view shows of the message it quotes. */
 export async function loadMessage(db: Knex, id: number): Promise<Message | undefined> {
@@ -37,9 +38,9 @@ export async function chatOf(
   sessions: SessionManager,
   ticket: Pick<Ticket, 'whatsappId' | 'contactId'>,
 ): Promise<{ driver: ChannelDriver; to: string }> {
-  if (!ticket.whatsappId) throw new AppError('ERR_WAPP_NOT_INITIALIZED', 400, 'Session not initialized');
+  if (!ticket.whatsappId) throw new AppError(ErrorCode.ERR_WAPP_NOT_INITIALIZED, 400, 'Session not initialized');
   const driver = sessions.driverFor(ticket.whatsappId);
   const contact = (await db('contacts').where({ id: ticket.contactId }).first('number')) as { number: string } | undefined;
-  if (!contact) throw new AppError('ERR_WAPP_INVALID_CONTACT', 400, 'The ticket has no contact to write to');
+  if (!contact) throw new AppError(ErrorCode.ERR_WAPP_INVALID_CONTACT, 400, 'The ticket has no contact to write to');
   return { driver, to: contact.number };
 }

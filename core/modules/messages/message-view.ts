@@ -1,30 +1,8 @@
+import type { MessageView } from '../../contract/views.js';
 import type { Message } from './message.model.js';
 
-/** A message as the API and the live events show it; media by its authenticated URL. */
-export interface MessageView {
-  id: number;
-  wid: string;
-  ticketId: number;
-  contactId: number | null;
-  userId: number | null;
-  body: string;
-  fromMe: boolean;
-  read: boolean;
-  ack: number;
-  mediaType: Message['mediaType'];
-  mediaUrl: string | null;
-  mediaName: string | null;
-  mediaMime: string | null;
-  location: Message['location'];
-  vcard: string | null;
-  isDeleted: boolean;
-  isEdited: boolean;
-  sendStatus: Message['sendStatus'];
-  sendError: string | null;
-  quotedMsg: MessageView | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export type { MessageView };
+
 
 export function toMessageView(m: Message): MessageView {
   return {

@@ -1,15 +1,7 @@
 import { BaseModel } from '../../db/base.model.js';
-import type { MediaType } from '../../channels/driver.js';
+import type { MediaType, MessageLocation, SendStatus } from '../../contract/views.js';
 
-/** Where an outgoing message stands in the durable send queue; 'received' for everything inbound. */
-export type SendStatus = 'received' | 'queued' | 'sent' | 'failed';
-
-export interface MessageLocation {
-  latitude: number;
-  longitude: number;
-  name?: string;
-  address?: string;
-}
+export type { MessageLocation, SendStatus };
 
 export class Message extends BaseModel {
   static override tableName = 'messages';

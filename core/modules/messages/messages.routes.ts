@@ -6,9 +6,10 @@ import { routeId, validate } from '../../http/validate.js';
 import { multipartBody, takeUploads } from '../media/media-upload.js';
 import { editMessageSchema, listMessagesQuery, sendMediaFieldsSchema, sendMessageSchema } from './messages.schema.js';
 import type { SendRequest } from './messages.service.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
-const NO_TICKET = 'ERR_NO_TICKET_FOUND';
-const NO_MESSAGE = 'ERR_NO_MESSAGE_FOUND';
+const NO_TICKET = ErrorCode.ERR_NO_TICKET_FOUND;
+const NO_MESSAGE = ErrorCode.ERR_NO_MESSAGE_FOUND;
 /** Files one message request may carry. */
 const MAX_FILES = 10;
 

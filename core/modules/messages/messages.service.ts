@@ -18,8 +18,9 @@ import { MESSAGES_PAGE_SIZE } from './messages.schema.js';
 import type { OutboundService } from './outbound.service.js';
 import { outgoingMediaKind } from './outgoing-media.js';
 import { asVoiceNote } from './voice-note.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
-const NO_MESSAGE = 'ERR_NO_MESSAGE_FOUND';
+const NO_MESSAGE = ErrorCode.ERR_NO_MESSAGE_FOUND;
 
 /** What an agent sends on a ticket in one request. */
 export interface SendRequest {
@@ -107,7 +108,7 @@ export class MessagesService {
    */
   async send(actor: AuthUser, ticketId: number, request: SendRequest): Promise<MessageView[]> {
     const ticket = await visibleTicket(this.infra.db, actor, ticketId, loadTicket);
-    if (ticket.status !== 'open') throw new AppError('ERR_TICKET_NOT_OPEN', 400, 'Accept or reopen the ticket to send messages');
+    if (ticket.status !== 'open') throw new AppError(ErrorCode.ERR_TICKET_NOT_OPEN, 400, 'Accept or reopen the ticket to send messages');
     if (!isAdmin(actor) && ticket.userId !== actor.id) throw new ForbiddenError();
     const files: Attachment[] = (request.files ?? []).map(
       (file) => () => (request.ptt ? asVoiceNote(file, this.infra.log) : Promise.resolve({ name: file.name, source: file })),
@@ -150,7 +151,7 @@ export class MessagesService {
    * company's.
    */
   async mediaFile(actor: AuthUser, storedName: string): Promise<{ name?: string }> {
-    if (!isStoredName(storedName)) throw new NotFoundError('ERR_NO_MEDIA_FOUND');
+    if (!isStoredName(storedName)) throw new NotFoundError(ErrorCode.ERR_NO_MEDIA_FOUND);
     const message = (await this.infra.db('messages').where({ companyId: actor.companyId, mediaPath: storedName }).first('ticketId', 'mediaName')) as
       | Pick<Message, 'ticketId' | 'mediaName'>
       | undefined;
@@ -175,7 +176,7 @@ export class MessagesService {
         await driver.delete(to, message.wid);
       } catch (err) {
         this.infra.log.info({ err, messageId: message.id }, 'message not deleted on WhatsApp');
-        throw new AppError('ERR_DELETE_WAPP_MSG', 400, 'Could not delete the message from WhatsApp');
+        throw new AppError(ErrorCode.ERR_DELETE_WAPP_MSG, 400, 'Could not delete the message from WhatsApp');
       }
     }
     await Message.query(this.infra.db).findById(message.id).patch({ isDeleted: true });
@@ -187,14 +188,14 @@ export class MessagesService {
     const { message, ticket } = await this.visibleMessage(actor, id);
     if (!message.fromMe || message.userId !== actor.id) throw new ForbiddenError();
     if (message.mediaPath || message.isDeleted || message.sendStatus !== 'sent') {
-      throw new AppError('ERR_EDIT_WAPP_MSG', 400, 'Only a sent text message can be edited');
+      throw new AppError(ErrorCode.ERR_EDIT_WAPP_MSG, 400, 'Only a sent text message can be edited');
     }
     try {
       const { driver, to } = await chatOf(this.infra.db, this.deps.sessions, ticket);
       await driver.edit(to, message.wid, body);
     } catch (err) {
       this.infra.log.info({ err, messageId: message.id }, 'message not edited on WhatsApp');
-      throw new AppError('ERR_EDIT_WAPP_MSG', 400, 'Could not edit the message on WhatsApp');
+      throw new AppError(ErrorCode.ERR_EDIT_WAPP_MSG, 400, 'Could not edit the message on WhatsApp');
     }
     await Message.query(this.infra.db).findById(message.id).patch({ body, isEdited: true });
     return toMessageView((await this.publishChange(message))!);
@@ -250,7 +251,7 @@ export class MessagesService {
     const reply = await QuickMessage.query(this.infra.db)
       .findOne({ id, companyId: actor.companyId })
       .where((w) => w.where('geral', true).orWhere('userId', actor.id));
-    if (!reply) throw new NotFoundError('ERR_NO_QUICK_MESSAGE_FOUND');
+    if (!reply) throw new NotFoundError(ErrorCode.ERR_NO_QUICK_MESSAGE_FOUND);
     return reply;
   }
 

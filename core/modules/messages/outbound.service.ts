@@ -9,6 +9,7 @@ import type { TicketEvents } from '../tickets/ticket-events.js';
 import { Ticket } from '../tickets/ticket.model.js';
 import { Message } from './message.model.js';
 import { chatOf, publishMessage } from './message-events.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
 /** A message Atende sends on a ticket: an agent's reply or an automatic text. */
 export interface OutgoingMessage {
@@ -27,7 +28,7 @@ export interface OutgoingMessage {
 export const SEND_JOB = 'messages.send';
 
 /** What the agent sees when a message could not be sent after every attempt. */
-export const SEND_FAILED = 'ERR_SENDING_WAPP_MSG';
+export const SEND_FAILED = ErrorCode.ERR_SENDING_WAPP_MSG;
 
 /** How often, and how far apart, a send is tried before the message is marked failed. */
 export interface SendRetryPolicy {
@@ -87,7 +88,7 @@ export class OutboundService {
   async enqueue(input: OutgoingMessage, trx?: Knex.Transaction): Promise<Message> {
     const db = trx ?? this.infra.db;
     const ticket = await Ticket.query(db).findOne({ id: input.ticketId, companyId: input.companyId });
-    if (!ticket) throw new NotFoundError('ERR_NO_TICKET_FOUND');
+    if (!ticket) throw new NotFoundError(ErrorCode.ERR_NO_TICKET_FOUND);
     const media = input.media;
     const extras: SendExtras = media?.ptt ? { ptt: true } : {};
     const message = await Message.query(db).insert({

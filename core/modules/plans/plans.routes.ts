@@ -4,6 +4,7 @@ import { requireAuth, requireSuper } from '../../http/auth.middleware.js';
 import type { AppContext, AppRouter, AppState } from '../../http/context.js';
 import { routeId, validate } from '../../http/validate.js';
 import { planCreateSchema, planUpdateSchema } from './plans.schema.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
 /**
  * /api/plans. The lists are public (signup picks a plan before anyone logs in); writes, single
@@ -32,16 +33,16 @@ export function plansRoutes(c: Container): AppRouter {
   });
 
   router.get('/plans/:id', ...superOnly, async (ctx) => {
-    ctx.body = await plans.view(routeId(ctx.params.id, 'ERR_NO_PLAN_FOUND'));
+    ctx.body = await plans.view(routeId(ctx.params.id, ErrorCode.ERR_NO_PLAN_FOUND));
   });
 
   router.put('/plans/:id', ...superOnly, async (ctx) => {
-    const id = routeId(ctx.params.id, 'ERR_NO_PLAN_FOUND');
+    const id = routeId(ctx.params.id, ErrorCode.ERR_NO_PLAN_FOUND);
     ctx.body = await plans.update(id, validate(planUpdateSchema, ctx.request.body));
   });
 
   router.delete('/plans/:id', ...superOnly, async (ctx) => {
-    await plans.remove(routeId(ctx.params.id, 'ERR_NO_PLAN_FOUND'));
+    await plans.remove(routeId(ctx.params.id, ErrorCode.ERR_NO_PLAN_FOUND));
     ctx.status = 204;
   });
 

@@ -13,6 +13,7 @@ import { PlanCatalogue } from './plan-catalogue.js';
 import { PlanFeature } from './plan-feature.model.js';
 import type { PlanCreateInput, PlanResource, PlanUpdateInput } from './plans.schema.js';
 import { uniqueOr } from '../../db/unique-violation.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
 /**
  * A plan as the API answers it: its columns, the spec's seven flags as booleans (the spec's
@@ -65,21 +66,21 @@ export class PlansService {
 
   async get(id: number, db: Knex = this.infra.db): Promise<Plan> {
     const plan = await Plan.query(db).findById(id);
-    if (!plan) throw new NotFoundError('ERR_NO_PLAN_FOUND');
+    if (!plan) throw new NotFoundError(ErrorCode.ERR_NO_PLAN_FOUND);
     return plan;
   }
 
   /** The plan with this name (case-insensitive), or 404. */
   async getByName(name: string, db: Knex = this.infra.db): Promise<Plan> {
     const plan = await this.findByName(name, db);
-    if (!plan) throw new NotFoundError('ERR_NO_PLAN_FOUND', `No plan is named "${name}"`);
+    if (!plan) throw new NotFoundError(ErrorCode.ERR_NO_PLAN_FOUND, `No plan is named "${name}"`);
     return plan;
   }
 
   /** The plan with the lowest id: what a tenant gets when nobody chose one. */
   async first(db: Knex = this.infra.db): Promise<Plan> {
     const plan = await Plan.query(db).orderBy('id').first();
-    if (!plan) throw new NotFoundError('ERR_NO_PLAN_FOUND', 'No plan exists yet');
+    if (!plan) throw new NotFoundError(ErrorCode.ERR_NO_PLAN_FOUND, 'No plan exists yet');
     return plan;
   }
 
@@ -116,7 +117,7 @@ export class PlansService {
       const current = await this.get(id, trx);
       const companies = await Company.query(trx).where('planId', id).resultSize();
       if (companies > 0) {
-        throw new ConflictError('ERR_PLAN_IN_USE', `The plan is used by ${companies} ${companies === 1 ? 'company' : 'companies'}`);
+        throw new ConflictError(ErrorCode.ERR_PLAN_IN_USE, `The plan is used by ${companies} ${companies === 1 ? 'company' : 'companies'}`);
       }
       await current.$query(trx).delete();
       return current;
@@ -134,7 +135,7 @@ export class PlansService {
   /** The plan of a company as the API answers it (listPlan), or 404 ERR_NO_PLAN_FOUND. */
   async forCompany(companyId: number, db: Knex = this.infra.db): Promise<PlanView> {
     const plan = await this.findForCompany(companyId, db);
-    if (!plan) throw new NotFoundError('ERR_NO_PLAN_FOUND');
+    if (!plan) throw new NotFoundError(ErrorCode.ERR_NO_PLAN_FOUND);
     return this.presentOne(plan, db);
   }
 
@@ -175,7 +176,7 @@ export class PlansService {
   /** Throws PlanLimitError when one more `resource` would exceed the company's plan. */
   async assertWithinLimit(companyId: number, resource: PlanResource, db: Knex = this.infra.db): Promise<void> {
     const plan = await this.findForCompany(companyId, db);
-    if (!plan) throw new NotFoundError('ERR_NO_PLAN_FOUND');
+    if (!plan) throw new NotFoundError(ErrorCode.ERR_NO_PLAN_FOUND);
     const limit = plan[resource];
     const used = await RESOURCE_MODELS[resource].query(db).where('companyId', companyId).resultSize();
     if (used + 1 > limit) throw new PlanLimitError(resource, limit);
@@ -266,6 +267,6 @@ export class PlansService {
 }
 
 function nameTaken(): ConflictError {
-  return new ConflictError('ERR_PLAN_NAME_EXISTS', 'A plan with this name already exists');
+  return new ConflictError(ErrorCode.ERR_PLAN_NAME_EXISTS, 'A plan with this name already exists');
 }
 

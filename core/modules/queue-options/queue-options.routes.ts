@@ -4,6 +4,7 @@ import type { AppRouter, AppState } from '../../http/context.js';
 import { requireAdmin, requireAuth } from '../../http/auth.middleware.js';
 import { routeId, validate } from '../../http/validate.js';
 import { listOptionsQuery, optionCreateSchema, optionUpdateSchema } from './queue-options.schema.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
 /** /api/queue-options: the chatbot menus of the company's queues; admins write them. */
 export function queueOptionsRoutes(c: Container): AppRouter {
@@ -23,12 +24,12 @@ export function queueOptionsRoutes(c: Container): AppRouter {
   });
 
   router.put('/queue-options/:id', ...adminOnly, async (ctx) => {
-    const id = routeId(ctx.params.id, 'ERR_NO_QUEUE_OPTION_FOUND');
+    const id = routeId(ctx.params.id, ErrorCode.ERR_NO_QUEUE_OPTION_FOUND);
     ctx.body = await options.update(ctx.state.user, id, validate(optionUpdateSchema, ctx.request.body));
   });
 
   router.delete('/queue-options/:id', ...adminOnly, async (ctx) => {
-    await options.remove(ctx.state.user, routeId(ctx.params.id, 'ERR_NO_QUEUE_OPTION_FOUND'));
+    await options.remove(ctx.state.user, routeId(ctx.params.id, ErrorCode.ERR_NO_QUEUE_OPTION_FOUND));
     ctx.status = 204;
   });
 

@@ -6,6 +6,7 @@ import { uniqueOr } from '../../db/unique-violation.js';
 import { Queue } from '../queues/queue.model.js';
 import { QueueOption } from './queue-option.model.js';
 import type { ListOptionsQuery, OptionCreateInput, OptionUpdateInput } from './queue-options.schema.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
 /** An option as the API answers it: with the options under it, nested to the last level. */
 export interface OptionNode {
@@ -21,7 +22,7 @@ export interface OptionNode {
 }
 
 function keyTaken(): ConflictError {
-  return new ConflictError('ERR_QUEUE_OPTION_EXISTS', 'Another option of this menu already has this key');
+  return new ConflictError(ErrorCode.ERR_QUEUE_OPTION_EXISTS, 'Another option of this menu already has this key');
 }
 
 /** Siblings in the order the bot lists them: by key, '2' before '10', then by id. */
@@ -73,17 +74,17 @@ export class QueueOptionsService {
   /** The option and every option under it. */
   async remove(actor: AuthUser, id: number): Promise<void> {
     const deleted = await QueueOption.query(this.infra.db).where({ companyId: actor.companyId, id }).delete();
-    if (deleted === 0) throw new NotFoundError('ERR_NO_QUEUE_OPTION_FOUND');
+    if (deleted === 0) throw new NotFoundError(ErrorCode.ERR_NO_QUEUE_OPTION_FOUND);
   }
 
   private async findQueue(db: Knex, companyId: number, id: number): Promise<void> {
-    if (!(await Queue.query(db).findOne({ companyId, id }).select('id'))) throw new NotFoundError('ERR_NO_QUEUE_FOUND');
+    if (!(await Queue.query(db).findOne({ companyId, id }).select('id'))) throw new NotFoundError(ErrorCode.ERR_NO_QUEUE_FOUND);
   }
 
   /** An option of the company (and of `queueId` when given), or 404 ERR_NO_QUEUE_OPTION_FOUND. */
   private async findOption(db: Knex, companyId: number, id: number, queueId?: number): Promise<QueueOption> {
     const option = await QueueOption.query(db).findOne({ companyId, id, ...(queueId === undefined ? {} : { queueId }) });
-    if (!option) throw new NotFoundError('ERR_NO_QUEUE_OPTION_FOUND');
+    if (!option) throw new NotFoundError(ErrorCode.ERR_NO_QUEUE_OPTION_FOUND);
     return option;
   }
 

@@ -4,6 +4,7 @@ import type { AppRouter, AppState } from '../../http/context.js';
 import { requireAdmin, requireAuth } from '../../http/auth.middleware.js';
 import { routeId, validate } from '../../http/validate.js';
 import { listQueuesQuery, queueCreateSchema, queueUpdateSchema } from './queues.schema.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
 /** /api/queue: every user of the company reads the queues; admins write them. */
 export function queuesRoutes(c: Container): AppRouter {
@@ -18,7 +19,7 @@ export function queuesRoutes(c: Container): AppRouter {
   });
 
   router.get('/queue/:id', auth, async (ctx) => {
-    ctx.body = await queues.show(ctx.state.user, routeId(ctx.params.id, 'ERR_NO_QUEUE_FOUND'));
+    ctx.body = await queues.show(ctx.state.user, routeId(ctx.params.id, ErrorCode.ERR_NO_QUEUE_FOUND));
   });
 
   router.post('/queue', ...adminOnly, async (ctx) => {
@@ -28,12 +29,12 @@ export function queuesRoutes(c: Container): AppRouter {
   });
 
   router.put('/queue/:id', ...adminOnly, async (ctx) => {
-    const id = routeId(ctx.params.id, 'ERR_NO_QUEUE_FOUND');
+    const id = routeId(ctx.params.id, ErrorCode.ERR_NO_QUEUE_FOUND);
     ctx.body = await queues.update(ctx.state.user, id, validate(queueUpdateSchema, ctx.request.body));
   });
 
   router.delete('/queue/:id', ...adminOnly, async (ctx) => {
-    await queues.remove(ctx.state.user, routeId(ctx.params.id, 'ERR_NO_QUEUE_FOUND'));
+    await queues.remove(ctx.state.user, routeId(ctx.params.id, ErrorCode.ERR_NO_QUEUE_FOUND));
     ctx.status = 204;
   });
 

@@ -7,9 +7,10 @@ import type { PlansService } from '../plans/plans.service.js';
 import { DEFAULT_SCHEDULES } from '../companies/companies.schema.js';
 import { Queue } from './queue.model.js';
 import type { QueueCreateInput, QueueUpdateInput } from './queues.schema.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
 function colorTaken(): ConflictError {
-  return new ConflictError('ERR_QUEUE_COLOR_ALREADY_EXISTS', 'Another queue of the company already has this colour');
+  return new ConflictError(ErrorCode.ERR_QUEUE_COLOR_ALREADY_EXISTS, 'Another queue of the company already has this colour');
 }
 
 export type QueueFrame = { action: 'create' | 'update'; queue: Queue } | { action: 'delete'; queueId: number };
@@ -77,14 +78,14 @@ export class QueuesService {
    */
   async remove(actor: AuthUser, id: number): Promise<void> {
     const deleted = await Queue.query(this.infra.db).where({ companyId: actor.companyId, id }).delete();
-    if (deleted === 0) throw new NotFoundError('ERR_NO_QUEUE_FOUND');
+    if (deleted === 0) throw new NotFoundError(ErrorCode.ERR_NO_QUEUE_FOUND);
     this.publish(actor.companyId, { action: 'delete', queueId: id });
   }
 
   /** A queue of the company, or 404 ERR_NO_QUEUE_FOUND (another company's id included). */
   async find(companyId: number, id: number, db: Knex): Promise<Queue> {
     const queue = await Queue.query(db).findOne({ companyId, id });
-    if (!queue) throw new NotFoundError('ERR_NO_QUEUE_FOUND');
+    if (!queue) throw new NotFoundError(ErrorCode.ERR_NO_QUEUE_FOUND);
     return queue;
   }
 

@@ -5,8 +5,9 @@ import type { AppRouter, AppState } from '../../http/context.js';
 import { routeId, validate } from '../../http/validate.js';
 import { multipartBody, takeUpload } from '../media/media-upload.js';
 import { createQuickMessageSchema, listQuickMessagesQuery, updateQuickMessageSchema } from './quick-messages.schema.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
-const NOT_FOUND = 'ERR_NO_QUICK_MESSAGE_FOUND';
+const NOT_FOUND = ErrorCode.ERR_NO_QUICK_MESSAGE_FOUND;
 
 /** /api/quick-messages: every user of a company; the service holds who sees and changes which reply. */
 export function quickMessagesRoutes(c: Container): AppRouter {

@@ -7,6 +7,7 @@ import { QuickMessage } from './quick-message.model.js';
 import { QUICK_MESSAGES_PAGE_SIZE, type CreateQuickMessageInput, type UpdateQuickMessageInput } from './quick-messages.schema.js';
 import { likePattern } from '../../db/like-pattern.js';
 import { displayFileName } from '../../storage/media-storage.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
 /** A quick reply as the API shows it; `mediaUrl` is where the client fetches the attachment. */
 export interface QuickMessageView {
@@ -153,7 +154,7 @@ export class QuickMessagesService {
   /** A reply the caller sees; 404 for another company's or another user's private one. */
   private async findVisible(actor: AuthUser, db: Knex, id: number): Promise<QuickMessage> {
     const record = await this.visible(actor, db).findById(id);
-    if (!record) throw new NotFoundError('ERR_NO_QUICK_MESSAGE_FOUND');
+    if (!record) throw new NotFoundError(ErrorCode.ERR_NO_QUICK_MESSAGE_FOUND);
     return record;
   }
 

@@ -6,6 +6,7 @@ import { Events } from '../../events/event-bus.js';
 import { validate } from '../../http/validate.js';
 import { Setting } from './setting.model.js';
 import { isSettingKey, SETTING_KEYS, SETTINGS, type SettingKey, type SettingValue } from './settings.schema.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
 /**
  * Company settings: one row per (company, key), created with the defaults when the company is.
@@ -72,7 +73,7 @@ export class SettingsService {
   }
 
   private knownKey(key: string): SettingKey {
-    if (!isSettingKey(key)) throw new NotFoundError('ERR_NO_SETTING_FOUND', `There is no setting named ${key}`);
+    if (!isSettingKey(key)) throw new NotFoundError(ErrorCode.ERR_NO_SETTING_FOUND, `There is no setting named ${key}`);
     return key;
   }
 

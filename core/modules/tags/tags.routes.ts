@@ -4,6 +4,7 @@ import { requireAuth } from '../../http/auth.middleware.js';
 import type { AppRouter, AppState } from '../../http/context.js';
 import { routeId, validate } from '../../http/validate.js';
 import { createTagSchema, listTagsQuery, syncTagsSchema, updateTagSchema } from './tags.schema.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
 /** /api/tags: every user of a company; the service holds who may delete and set the kanban flag. */
 export function tagsRoutes(c: Container): AppRouter {
@@ -27,7 +28,7 @@ export function tagsRoutes(c: Container): AppRouter {
   });
 
   router.get('/tags/:id', auth, async (ctx) => {
-    ctx.body = await tags.show(ctx.state.user, routeId(ctx.params.id, 'ERR_NO_TAG_FOUND'));
+    ctx.body = await tags.show(ctx.state.user, routeId(ctx.params.id, ErrorCode.ERR_NO_TAG_FOUND));
   });
 
   router.post('/tags', auth, async (ctx) => {
@@ -37,12 +38,12 @@ export function tagsRoutes(c: Container): AppRouter {
   });
 
   router.put('/tags/:id', auth, async (ctx) => {
-    const id = routeId(ctx.params.id, 'ERR_NO_TAG_FOUND');
+    const id = routeId(ctx.params.id, ErrorCode.ERR_NO_TAG_FOUND);
     ctx.body = await tags.update(ctx.state.user, id, validate(updateTagSchema, ctx.request.body));
   });
 
   router.delete('/tags/:id', auth, async (ctx) => {
-    await tags.remove(ctx.state.user, routeId(ctx.params.id, 'ERR_NO_TAG_FOUND'));
+    await tags.remove(ctx.state.user, routeId(ctx.params.id, ErrorCode.ERR_NO_TAG_FOUND));
     ctx.status = 204;
   });
 

@@ -7,6 +7,7 @@ import { visibleTicket } from '../tickets/ticket-access.js';
 import { Tag } from './tag.model.js';
 import { TAGS_PAGE_SIZE, type CreateTagInput, type SyncTagsInput, type UpdateTagInput } from './tags.schema.js';
 import { likePattern } from '../../db/like-pattern.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
 /** A tag as the API shows it, with how many tickets carry it. */
 export interface TagView {
@@ -108,7 +109,7 @@ export class TagsService {
   async remove(actor: AuthUser, id: number): Promise<void> {
     if (!isAdmin(actor)) throw new ForbiddenError();
     const deleted = await Tag.query(this.infra.db).where({ id, companyId: actor.companyId }).delete();
-    if (deleted === 0) throw new NotFoundError('ERR_NO_TAG_FOUND');
+    if (deleted === 0) throw new NotFoundError(ErrorCode.ERR_NO_TAG_FOUND);
     this.publish(actor.companyId, { action: 'delete', tagId: id });
   }
 
@@ -122,7 +123,7 @@ export class TagsService {
       await visibleTicket(trx, actor, ticketId);
       if (input.tags.length > 0) {
         const found = await Tag.query(trx).where('companyId', actor.companyId).whereIn('id', input.tags).resultSize();
-        if (found !== input.tags.length) throw new NotFoundError('ERR_NO_TAG_FOUND');
+        if (found !== input.tags.length) throw new NotFoundError(ErrorCode.ERR_NO_TAG_FOUND);
       }
       const before = (await trx('ticketTags').where({ ticketId }).select('tagId')).map((row: { tagId: number }) => row.tagId);
       await trx('ticketTags').where({ ticketId }).delete();
@@ -146,13 +147,13 @@ export class TagsService {
 
   private async find(db: Knex, companyId: number, id: number): Promise<Tag> {
     const tag = await Tag.query(db).findOne({ id, companyId });
-    if (!tag) throw new NotFoundError('ERR_NO_TAG_FOUND');
+    if (!tag) throw new NotFoundError(ErrorCode.ERR_NO_TAG_FOUND);
     return tag;
   }
 
   private async view(db: Knex, companyId: number, id: number): Promise<TagView> {
     const [tag] = await this.withCount(Tag.query(db).where({ 'tags.id': id, 'tags.companyId': companyId }));
-    if (!tag) throw new NotFoundError('ERR_NO_TAG_FOUND');
+    if (!tag) throw new NotFoundError(ErrorCode.ERR_NO_TAG_FOUND);
     return toView(tag);
   }
 

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { isAdmin, type AuthUser } from '../../auth/auth-user.js';
 import { ForbiddenError, NotFoundError } from '../../errors.js';
 import { Ticket } from './ticket.model.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
 /**
  * Who is looking at tickets, with what the visibility rule needs (spec §4 and §6): admins see the
@@ -53,7 +54,7 @@ export function whereVisible(query: Knex.QueryBuilder, viewer: TicketViewer): Kn
  * not exist in the actor's company, 403 ERR_NO_PERMISSION when it is not the actor's to see.
  */
 export async function assertVisible<T extends Visibility>(db: Knex, actor: AuthUser, ticket: T | undefined): Promise<T> {
-  if (!ticket || ticket.companyId !== actor.companyId) throw new NotFoundError('ERR_NO_TICKET_FOUND');
+  if (!ticket || ticket.companyId !== actor.companyId) throw new NotFoundError(ErrorCode.ERR_NO_TICKET_FOUND);
   if (!canSee(await loadViewer(db, actor), ticket)) throw new ForbiddenError();
   return ticket;
 }

@@ -4,6 +4,7 @@ import type { AppRouter, AppState } from '../../http/context.js';
 import { requireAuth } from '../../http/auth.middleware.js';
 import { routeId, validate } from '../../http/validate.js';
 import { createNoteSchema, listNotesQuery } from './tickets.schema.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
 /** /api/ticket-notes: the notes of the ticket drawer. */
 export function ticketNotesRoutes(c: Container): AppRouter {
@@ -22,7 +23,7 @@ export function ticketNotesRoutes(c: Container): AppRouter {
   });
 
   router.delete('/ticket-notes/:id', auth, async (ctx) => {
-    ctx.body = await notes.remove(ctx.state.user, routeId(ctx.params.id, 'ERR_NO_TICKET_NOTE_FOUND'));
+    ctx.body = await notes.remove(ctx.state.user, routeId(ctx.params.id, ErrorCode.ERR_NO_TICKET_NOTE_FOUND));
   });
 
   return router;

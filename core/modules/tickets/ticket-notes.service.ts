@@ -1,22 +1,14 @@
 import type { QueryBuilder } from 'objection';
 import type { Infrastructure } from '../../infrastructure.js';
+import type { TicketNoteView } from '../../contract/views.js';
 import { isAdmin, type AuthUser } from '../../auth/auth-user.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
 import { visibleTicket } from './ticket-access.js';
 import { TicketNote } from './ticket-note.model.js';
 import type { CreateNoteInput, ListNotesQuery } from './tickets.schema.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
-/** A note as the ticket drawer shows it. */
-export interface TicketNoteView {
-  id: number;
-  note: string;
-  ticketId: number;
-  contactId: number;
-  userId: number | null;
-  user: { id: number; name: string } | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export type { TicketNoteView };
 
 function toView(note: TicketNote): TicketNoteView {
   return {
@@ -60,7 +52,7 @@ export class TicketNotesService {
 
   async remove(actor: AuthUser, id: number): Promise<TicketNoteView> {
     const note = await this.withUser(TicketNote.query(this.infra.db).findOne({ id, companyId: actor.companyId }));
-    if (!note) throw new NotFoundError('ERR_NO_TICKET_NOTE_FOUND');
+    if (!note) throw new NotFoundError(ErrorCode.ERR_NO_TICKET_NOTE_FOUND);
     await visibleTicket(this.infra.db, actor, note.ticketId);
     if (note.userId !== actor.id && !isAdmin(actor)) throw new ForbiddenError();
     await TicketNote.query(this.infra.db).deleteById(id);

@@ -1,3 +1,4 @@
+import type { TicketStatus } from '../../contract/views.js';
 import { BaseModel } from '../../db/base.model.js';
 import { Contact } from '../contacts/contact.model.js';
 import { Queue } from '../queues/queue.model.js';
@@ -5,7 +6,7 @@ import { Tag } from '../tags/tag.model.js';
 import { User } from '../users/user.model.js';
 import { Whatsapp } from '../whatsapp/whatsapp.model.js';
 
-export type TicketStatus = 'pending' | 'open' | 'closed';
+export type { TicketStatus };
 
 export class Ticket extends BaseModel {
   static override tableName = 'tickets';

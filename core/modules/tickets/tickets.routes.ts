@@ -7,8 +7,9 @@ import { routeId, validate } from '../../http/validate.js';
 import { NotFoundError } from '../../errors.js';
 import { OtherOpenTicketError } from './tickets.service.js';
 import { createTicketSchema, listTicketsQuery, ticketUuid, updateTicketSchema } from './tickets.schema.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
-const NOT_FOUND = 'ERR_NO_TICKET_FOUND';
+const NOT_FOUND = ErrorCode.ERR_NO_TICKET_FOUND;
 
 /** ERR_OTHER_OPEN_TICKET carries the other ticket beside the JSON string of its message. */
 async function otherOpenTicketBody(ctx: AppContext, next: Next): Promise<void> {

@@ -22,6 +22,7 @@ import { renderTemplate } from './templates.js';
 import { listTickets, type TicketPage } from './tickets-list.js';
 import type { CreateTicketInput, ListTicketsQuery, UpdateTicketInput } from './tickets.schema.js';
 import { tracking } from './tracking.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
 type Audience = Pick<Ticket, 'id' | 'userId' | 'queueId'>;
 type TicketPatch = Partial<Pick<Ticket, 'status' | 'userId' | 'queueId' | 'whatsappId' | 'queueOptionId' | 'chatbot' | 'useIntegration' | 'promptId' | 'integrationId'>>;
@@ -43,14 +44,14 @@ export interface OtherOpenTicket {
  */
 export class OtherOpenTicketError extends ConflictError {
   constructor(readonly ticket: OtherOpenTicket) {
-    super('ERR_OTHER_OPEN_TICKET', JSON.stringify(ticket));
+    super(ErrorCode.ERR_OTHER_OPEN_TICKET, JSON.stringify(ticket));
   }
 }
 
 /** The partial unique index decided a race the check before it could not see. */
 class OpenTicketRace extends ConflictError {
   constructor(readonly key: { companyId: number; contactId: number; whatsappId: number | null; exceptId?: number }) {
-    super('ERR_OTHER_OPEN_TICKET', 'An open ticket already exists for this contact');
+    super(ErrorCode.ERR_OTHER_OPEN_TICKET, 'An open ticket already exists for this contact');
   }
 }
 
@@ -151,7 +152,7 @@ export class TicketsService {
     const queueId = input.queueId ?? null;
     if (queueId === null && !viewer.admin) throw new ValidationError('Selecione uma fila');
     const contact = await Contact.query(db).findOne({ id: input.contactId, companyId });
-    if (!contact) throw new NotFoundError('ERR_NO_CONTACT_FOUND');
+    if (!contact) throw new NotFoundError(ErrorCode.ERR_NO_CONTACT_FOUND);
     if (queueId !== null) {
       await this.findQueue(db, companyId, queueId);
       if (!viewer.admin && !viewer.queueIds.includes(queueId)) throw new ForbiddenError();
@@ -179,7 +180,7 @@ export class TicketsService {
         const ticket = await assertVisible(trx, actor, await this.lock(trx, actor.companyId, id));
         const step = classify(ticket, input, actor.id);
         if (ticket.status === 'closed' && step.kind === 'transfer' && !isAdmin(actor)) {
-          throw new ForbiddenError('ERR_NO_PERMISSION', 'A resolved ticket can only be reopened');
+          throw new ForbiddenError(ErrorCode.ERR_NO_PERMISSION, 'A resolved ticket can only be reopened');
         }
         await this.apply(trx, ticket, step, actor, input);
         return audienceOf(ticket);
@@ -253,7 +254,7 @@ export class TicketsService {
       .first();
     if (current) return current;
     const contact = await Contact.query(trx).findOne({ id: contactId, companyId });
-    if (!contact) throw new NotFoundError('ERR_NO_CONTACT_FOUND');
+    if (!contact) throw new NotFoundError(ErrorCode.ERR_NO_CONTACT_FOUND);
     const whatsappId = await this.connectionFor(trx, companyId, authorId, null);
     return this.insertTicket(trx, contact, { whatsappId, queueId: null, userId: authorId });
   }
@@ -387,7 +388,7 @@ export class TicketsService {
     const patch: TicketPatch = {};
     if (input.whatsappId !== undefined && input.whatsappId !== ticket.whatsappId) {
       const connection = await Whatsapp.query(trx).findOne({ id: input.whatsappId, companyId: ticket.companyId });
-      if (!connection) throw new NotFoundError('ERR_NO_WAPP_FOUND');
+      if (!connection) throw new NotFoundError(ErrorCode.ERR_NO_WAPP_FOUND);
       await this.assertNoOtherOpen(trx, { companyId: ticket.companyId, contactId: ticket.contactId, whatsappId: connection.id, exceptId: ticket.id });
       Object.assign(patch, { whatsappId: connection.id, chatbot: false, queueOptionId: null });
     }
@@ -443,7 +444,7 @@ export class TicketsService {
   private async lock(trx: Knex.Transaction, companyId: number, id: number): Promise<Ticket> {
     const query = Ticket.query(trx).findOne({ id, companyId });
     const ticket = await (isPostgres(trx) ? query.forUpdate() : query);
-    if (!ticket) throw new NotFoundError('ERR_NO_TICKET_FOUND');
+    if (!ticket) throw new NotFoundError(ErrorCode.ERR_NO_TICKET_FOUND);
     return ticket;
   }
 
@@ -464,14 +465,14 @@ export class TicketsService {
 
   private async findQueue(db: Knex, companyId: number, id: number): Promise<Queue> {
     const queue = await Queue.query(db).findOne({ id, companyId });
-    if (!queue) throw new NotFoundError('ERR_NO_QUEUE_FOUND', 'Queue not found');
+    if (!queue) throw new NotFoundError(ErrorCode.ERR_NO_QUEUE_FOUND, 'Queue not found');
     return queue;
   }
 
   /** A transfer's agent: a user of the company, in the target queue unless an admin. */
   private async findMember(db: Knex, companyId: number, id: number, queueId: number | null): Promise<User> {
     const user = await User.query(db).findOne({ id, companyId });
-    if (!user) throw new NotFoundError('ERR_NO_USER_FOUND');
+    if (!user) throw new NotFoundError(ErrorCode.ERR_NO_USER_FOUND);
     if (queueId !== null && user.profile !== 'admin' && !user.super) {
       const member = await db('userQueues').where({ userId: id, queueId }).first('userId');
       if (!member) throw new ValidationError('The chosen user does not attend this queue');
@@ -483,7 +484,7 @@ export class TicketsService {
   private async connectionFor(db: Knex, companyId: number, userId: number | null, asked: number | null): Promise<number> {
     if (asked !== null) {
       const connection = await Whatsapp.query(db).findOne({ id: asked, companyId });
-      if (!connection) throw new NotFoundError('ERR_NO_WAPP_FOUND');
+      if (!connection) throw new NotFoundError(ErrorCode.ERR_NO_WAPP_FOUND);
       return connection.id;
     }
     const own =
@@ -495,7 +496,7 @@ export class TicketsService {
             .first('whatsapps.id as id');
     if (own) return own.id as number;
     const fallback = await Whatsapp.query(db).where({ companyId, isDefault: true }).orderBy('id').first();
-    if (!fallback) throw new AppError('ERR_NO_DEF_WAPP_FOUND', 400, 'No default WhatsApp connection found: check the connections page');
+    if (!fallback) throw new AppError(ErrorCode.ERR_NO_DEF_WAPP_FOUND, 400, 'No default WhatsApp connection found: check the connections page');
     return fallback.id;
   }
 

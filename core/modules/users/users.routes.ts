@@ -5,6 +5,7 @@ import { requireAdmin, requireAuth } from '../../http/auth.middleware.js';
 import { routeId, validate } from '../../http/validate.js';
 import { setRefreshCookie } from '../auth/refresh-cookie.js';
 import { createUserSchema, listNamesQuery, listUsersQuery, updateUserSchema } from './users.schema.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
 export function usersRoutes(c: Container): AppRouter {
   const router = new Router<AppState>();
@@ -21,7 +22,7 @@ export function usersRoutes(c: Container): AppRouter {
   });
 
   router.get('/users/:id', auth, async (ctx) => {
-    ctx.body = await users.show(ctx.state.user, routeId(ctx.params.id, 'ERR_NO_USER_FOUND'));
+    ctx.body = await users.show(ctx.state.user, routeId(ctx.params.id, ErrorCode.ERR_NO_USER_FOUND));
   });
 
   router.post('/users', auth, requireAdmin(), async (ctx) => {
@@ -33,7 +34,7 @@ export function usersRoutes(c: Container): AppRouter {
   // A user who changes their own password keeps this session: the answer carries its new access
   // token (and the new refresh cookie); every other session of that user has ended.
   router.put('/users/:id', auth, async (ctx) => {
-    const id = routeId(ctx.params.id, 'ERR_NO_USER_FOUND');
+    const id = routeId(ctx.params.id, ErrorCode.ERR_NO_USER_FOUND);
     const { user, passwordChanged } = await users.update(ctx.state.user, id, validate(updateUserSchema, ctx.request.body));
     if (passwordChanged && id === ctx.state.user.id) {
       const session = await c.services.auth.renewSession(id);
@@ -45,7 +46,7 @@ export function usersRoutes(c: Container): AppRouter {
   });
 
   router.delete('/users/:id', auth, requireAdmin(), async (ctx) => {
-    await users.remove(ctx.state.user, routeId(ctx.params.id, 'ERR_NO_USER_FOUND'));
+    await users.remove(ctx.state.user, routeId(ctx.params.id, ErrorCode.ERR_NO_USER_FOUND));
     ctx.status = 204;
   });
 

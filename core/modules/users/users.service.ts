@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import objection from 'objection';
 import type { Infrastructure } from '../../infrastructure.js';
+import type { QueueSummary } from '../../contract/views.js';
 import type { PlansService } from '../plans/plans.service.js';
 import { isAdmin, type AuthUser, type Profile } from '../../auth/auth-user.js';
 import { hashPassword } from '../../auth/password.js';
@@ -14,11 +15,12 @@ import { User } from './user.model.js';
 import { USERS_PAGE_SIZE } from './users.schema.js';
 import { uniqueOr } from '../../db/unique-violation.js';
 import { likePattern } from '../../db/like-pattern.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
 const { raw } = objection;
 
 function emailTaken(): ConflictError {
-  return new ConflictError('ERR_EMAIL_ALREADY_EXISTS', 'A user with this e-mail already exists');
+  return new ConflictError(ErrorCode.ERR_EMAIL_ALREADY_EXISTS, 'A user with this e-mail already exists');
 }
 
 export type AllTicket = 'enabled' | 'disabled';
@@ -40,11 +42,7 @@ export type HashedUserInput = Omit<CreateUserInput, 'password'> & { passwordHash
 
 export type UpdateUserInput = Partial<CreateUserInput>;
 
-export interface QueueSummary {
-  id: number;
-  name: string;
-  color: string;
-}
+export type { QueueSummary };
 
 /** A user as the API shows it: never the password hash nor session state. */
 export interface UserView {
@@ -211,7 +209,7 @@ export class UsersService {
     if (!actor.super && (input.super || input.financial)) throw new ForbiddenError();
     const companyId = actor.super && input.companyId ? input.companyId : actor.companyId;
     if (companyId !== actor.companyId && !(await Company.query(this.infra.db).findById(companyId))) {
-      throw new NotFoundError('ERR_NO_COMPANY_FOUND');
+      throw new NotFoundError(ErrorCode.ERR_NO_COMPANY_FOUND);
     }
     return toUserView(await this.create(companyId, input));
   }
@@ -301,7 +299,7 @@ export class UsersService {
   /** DELETE /users/:id: admins, never themselves; the user's sockets close. */
   async remove(actor: AuthUser, id: number): Promise<void> {
     if (!isAdmin(actor)) throw new ForbiddenError();
-    if (actor.id === id) throw new ValidationError('You cannot delete your own user', undefined, 'ERR_CANNOT_DELETE_SELF');
+    if (actor.id === id) throw new ValidationError('You cannot delete your own user', undefined, ErrorCode.ERR_CANNOT_DELETE_SELF);
     const target = await this.findScoped(actor, id);
     if (target.super && !actor.super) throw new ForbiddenError();
     await User.query(this.infra.db).deleteById(id);
@@ -397,7 +395,7 @@ export class UsersService {
     const query = User.query(this.infra.db).findById(id).withGraphFetched(VIEW_GRAPH).modifiers(graphModifiers);
     if (!actor.super) query.where('companyId', actor.companyId);
     const user = await query;
-    if (!user) throw new NotFoundError('ERR_NO_USER_FOUND');
+    if (!user) throw new NotFoundError(ErrorCode.ERR_NO_USER_FOUND);
     return user;
   }
 
@@ -416,7 +414,7 @@ export class UsersService {
       throw new ForbiddenError();
     }
     if (self && target.profile === 'admin' && changes(input.profile, target.profile)) {
-      throw new ValidationError('You cannot remove your own admin profile', undefined, 'ERR_CANNOT_DEMOTE_SELF');
+      throw new ValidationError('You cannot remove your own admin profile', undefined, ErrorCode.ERR_CANNOT_DEMOTE_SELF);
     }
   }
 
@@ -429,11 +427,11 @@ export class UsersService {
     const queueIds = [...new Set(refs.queueIds ?? [])];
     if (queueIds.length > 0) {
       const found = await Queue.query(db).where('companyId', companyId).whereIn('id', queueIds).resultSize();
-      if (found !== queueIds.length) throw new NotFoundError('ERR_NO_QUEUE_FOUND', 'Queue not found');
+      if (found !== queueIds.length) throw new NotFoundError(ErrorCode.ERR_NO_QUEUE_FOUND, 'Queue not found');
     }
     if (refs.whatsappId !== undefined && refs.whatsappId !== null) {
       const found = await Whatsapp.query(db).where({ companyId, id: refs.whatsappId }).resultSize();
-      if (found === 0) throw new NotFoundError('ERR_NO_WAPP_FOUND', 'Connection not found');
+      if (found === 0) throw new NotFoundError(ErrorCode.ERR_NO_WAPP_FOUND, 'Connection not found');
     }
   }
 

@@ -3,8 +3,9 @@ import type { Container } from '../../container.js';
 import type { AppRouter, AppState } from '../../http/context.js';
 import { requireAdmin, requireAuth } from '../../http/auth.middleware.js';
 import { routeId } from '../../http/validate.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
-const NOT_FOUND = 'ERR_NO_WAPP_FOUND';
+const NOT_FOUND = ErrorCode.ERR_NO_WAPP_FOUND;
 
 /** The session buttons of the connections page (admins): start / try again, new QR code, disconnect. */
 export function whatsappSessionRoutes(c: Container): AppRouter {

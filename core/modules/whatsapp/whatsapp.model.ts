@@ -1,4 +1,5 @@
 import { BaseModel } from '../../db/base.model.js';
+import type { ConnectionStatus, Provider } from '../../contract/views.js';
 import { Queue } from '../queues/queue.model.js';
 
 export class Whatsapp extends BaseModel {
@@ -7,8 +8,8 @@ export class Whatsapp extends BaseModel {
 
   companyId!: number;
   name!: string;
-  provider!: string;
-  status!: string;
+  provider!: Provider;
+  status!: ConnectionStatus;
   qrcode!: string;
   retries!: number;
   number!: string;

@@ -4,8 +4,9 @@ import type { AppRouter, AppState } from '../../http/context.js';
 import { requireAdmin, requireAuth } from '../../http/auth.middleware.js';
 import { routeId, validate } from '../../http/validate.js';
 import { createWhatsappSchema, updateWhatsappSchema } from './whatsapp.schema.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
-const NOT_FOUND = 'ERR_NO_WAPP_FOUND';
+const NOT_FOUND = ErrorCode.ERR_NO_WAPP_FOUND;
 
 /** Connections: every user of the company reads them (the token only admins); admins change them. */
 export function whatsappRoutes(c: Container): AppRouter {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type objection from 'objection';
 import type { Infrastructure } from '../../infrastructure.js';
+import type { WhatsappView } from '../../contract/views.js';
 import { isAdmin, type AuthUser } from '../../auth/auth-user.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { ProviderRegistry } from '../../channels/providers.js';
@@ -9,38 +10,11 @@ import { uniqueOr } from '../../db/unique-violation.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import type { PlansService } from '../plans/plans.service.js';
 import { Queue } from '../queues/queue.model.js';
-import type { QueueSummary } from '../users/users.service.js';
 import { Whatsapp } from './whatsapp.model.js';
 import type { CreateWhatsappBody, UpdateWhatsappBody } from './whatsapp.schema.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 
-/** A connection as the API shows it; `token` only to admins (and never in live frames, which every user gets). */
-export interface WhatsappView {
-  id: number;
-  companyId: number;
-  name: string;
-  provider: string;
-  status: string;
-  qrcode: string;
-  retries: number;
-  number: string;
-  isDefault: boolean;
-  greetingMessage: string;
-  complationMessage: string;
-  outOfHoursMessage: string;
-  ratingMessage: string;
-  expiresInactiveMessage: string;
-  expiresTicket: number;
-  timeUseBotQueues: number;
-  maxUseBotQueues: number;
-  timeToTransfer: number | null;
-  transferQueueId: number | null;
-  promptId: number | null;
-  integrationId: number | null;
-  token?: string;
-  createdAt: string;
-  updatedAt: string;
-  queues: QueueSummary[];
-}
+export type { WhatsappView };
 
 const graphModifiers = {
   queueSummary: (qb: objection.QueryBuilder<Queue>) => qb.select('queues.id', 'queues.name', 'queues.color').orderBy('queues.name'),
@@ -83,11 +57,11 @@ export function newToken(): string {
 }
 
 function nameTaken(): ConflictError {
-  return new ConflictError('ERR_WAPP_NAME_EXISTS', 'A connection with this name already exists');
+  return new ConflictError(ErrorCode.ERR_WAPP_NAME_EXISTS, 'A connection with this name already exists');
 }
 
 function noOtherDefault(): ValidationError {
-  return new ValidationError('There must be at least one default WhatsApp connection', undefined, 'ERR_NO_OTHER_WHATSAPP');
+  return new ValidationError('There must be at least one default WhatsApp connection', undefined, ErrorCode.ERR_NO_OTHER_WHATSAPP);
 }
 
 function sameIds(a: number[], b: number[]): boolean {
@@ -262,7 +236,7 @@ export class WhatsappService {
       .where('companyId', actor.companyId)
       .withGraphFetched(GRAPH)
       .modifiers(graphModifiers);
-    if (!row) throw new NotFoundError('ERR_NO_WAPP_FOUND');
+    if (!row) throw new NotFoundError(ErrorCode.ERR_NO_WAPP_FOUND);
     return row;
   }
 
@@ -276,14 +250,14 @@ export class WhatsappService {
       throw new ValidationError(
         'provider: the simulator is off (enable it with atende serve --demo or ATENDE_SIMULATOR=1)',
         undefined,
-        'ERR_SIMULATOR_DISABLED',
+        ErrorCode.ERR_SIMULATOR_DISABLED,
       );
     }
   }
 
   private assertGreeting(queueIds: number[], greetingMessage: string): void {
     if (queueIds.length > 1 && !greetingMessage.trim()) {
-      throw new ValidationError('A greeting message is required when the connection has more than one queue', undefined, 'ERR_WAPP_GREETING_REQUIRED');
+      throw new ValidationError('A greeting message is required when the connection has more than one queue', undefined, ErrorCode.ERR_WAPP_GREETING_REQUIRED);
     }
   }
 
@@ -296,7 +270,7 @@ export class WhatsappService {
     const wanted = [...new Set([...queueIds, ...(transferQueueId ? [transferQueueId] : [])])];
     if (wanted.length === 0) return;
     const found = await Queue.query(db).where('companyId', companyId).whereIn('id', wanted).resultSize();
-    if (found !== wanted.length) throw new NotFoundError('ERR_NO_QUEUE_FOUND', 'Queue not found');
+    if (found !== wanted.length) throw new NotFoundError(ErrorCode.ERR_NO_QUEUE_FOUND, 'Queue not found');
   }
 
   /** Clears the default flag of the company's other connections; answers their ids. */

@@ -1,7 +1,6 @@
 import { lazy } from 'react';
 import { ScheduleOutlined } from '@ant-design/icons';
-import { planAllows } from '../../../web/src/pages/gates';
-import type { PluginWeb } from '../../../web/src/pages/registry';
+import { planAllows, type PluginWeb } from 'atende/web';
 
 export const pages: PluginWeb['pages'] = [
   {

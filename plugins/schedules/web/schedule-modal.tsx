@@ -3,15 +3,23 @@ import { Alert, App, Button, DatePicker, Flex, Form, Input, Modal, Select, Spin,
 import type { Dayjs } from 'dayjs';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { ApiError, api } from '../../../web/src/api/client';
-import { errorText } from '../../../web/src/api/errors';
-import { useAuth } from '../../../web/src/auth/auth-provider';
-import { AttachmentField } from '../../../web/src/components/attachment-field';
-import { ModalFooter } from '../../../web/src/components/modal-footer';
-import { useLoadOnOpen } from '../../../web/src/components/use-load-on-open';
-import { useSubmitGuard } from '../../../web/src/components/use-submit-guard';
-import { companyTimezone, DATE_TIME_FORMAT, wallClockOf, zonedText } from '../../../web/src/layout/dates';
-import { useContactSearch, type ContactChoice } from '../../../web/src/pages/tickets/new-ticket-modal';
+import {
+  api,
+  ApiError,
+  AttachmentField,
+  companyTimezone,
+  DATE_TIME_FORMAT,
+  ErrorCode,
+  errorText,
+  ModalFooter,
+  useAuth,
+  useContactSearch,
+  useLoadOnOpen,
+  useSubmitGuard,
+  wallClockOf,
+  zonedText,
+  type ContactChoice,
+} from 'atende/web';
 import { mayChange, scheduleChannel, WALL_CLOCK, type ScheduleFrame, type ScheduleRecord } from './schedule-record';
 
 /** What opens the dialog: a schedule to show, or a new one (for a contact, on a day). */
@@ -41,7 +49,7 @@ const trim = (value: unknown) => (typeof value === 'string' ? value.trim() : val
 
 /** A 400 ERR_VALIDATION about this form's fields, as the form's field errors (null for any other failure). */
 function fieldErrors(err: unknown): { name: (typeof FIELDS)[number]; errors: string[] }[] | null {
-  if (!(err instanceof ApiError) || err.code !== 'ERR_VALIDATION') return null;
+  if (!(err instanceof ApiError) || err.code !== ErrorCode.ERR_VALIDATION) return null;
   const issues = (err.details?.issues ?? []) as { path: string; message: string }[];
   const known = issues.filter((i) => (FIELDS as readonly string[]).includes(i.path));
   return known.length > 0 ? known.map((i) => ({ name: i.path as (typeof FIELDS)[number], errors: [i.message] })) : null;

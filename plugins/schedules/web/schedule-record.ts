@@ -1,28 +1,11 @@
-import type { SessionUser } from '../../../web/src/api/types';
+import type { SessionUser } from 'atende/web';
+import type { ScheduleEvent, ScheduleStatus, ScheduleView } from '../schedule.contract';
 
-export type ScheduleStatus = 'PENDENTE' | 'AGENDADA' | 'ENVIADA' | 'ERRO';
-
-/** A schedule as the API answers it (ScheduleView). */
-export interface ScheduleRecord {
-  id: number;
-  body: string;
-  /** UTC ISO instant. */
-  sendAt: string;
-  sentAt: string | null;
-  status: ScheduleStatus;
-  error: string | null;
-  mediaName: string | null;
-  mediaUrl: string | null;
-  contactId: number;
-  contact: { id: number; name: string; number: string; profilePicUrl: string | null };
-  userId: number | null;
-  user: { id: number; name: string } | null;
-  /** PENDENTE or ERRO: the only ones the server lets change. */
-  editable: boolean;
-}
-
-/** The frames of company{id}-schedule (the spec's name, without the dash after "company"). */
-export type ScheduleFrame = { action: 'create' | 'update'; schedule: ScheduleRecord } | { action: 'delete'; scheduleId: number };
+export type { ScheduleStatus };
+/** A schedule as the API answers it. */
+export type ScheduleRecord = ScheduleView;
+/** The frames of company{id}-schedule. */
+export type ScheduleFrame = ScheduleEvent;
 
 export const scheduleChannel = (companyId: number) => `company${companyId}-schedule`;
 

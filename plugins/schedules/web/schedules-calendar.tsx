@@ -3,8 +3,7 @@ import { Badge, Button, Calendar, Empty, Flex, Spin, Typography, theme } from 'a
 import { PlusOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { RowActions } from '../../../web/src/components/row-actions';
-import { wallClockOf, zonedText } from '../../../web/src/layout/dates';
+import { RowActions, wallClockOf, zonedText } from 'atende/web';
 import type { ScheduleRecord, ScheduleStatus } from './schedule-record';
 import { useScheduleCalendar } from './use-schedule-calendar';
 

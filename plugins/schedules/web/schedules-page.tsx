@@ -2,24 +2,27 @@ import { useCallback, useEffect, useState } from 'react';
 import { Flex, Grid, Tabs, Tag, Typography, theme, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
-import { api } from '../../../web/src/api/client';
-import { errorText } from '../../../web/src/api/errors';
-import { useAuth } from '../../../web/src/auth/auth-provider';
-import { InfiniteTable } from '../../../web/src/components/infinite-table';
-import { ListHeader } from '../../../web/src/components/list-header';
-import { actionsColumn, RowActions } from '../../../web/src/components/row-actions';
-import { useConfirmDelete } from '../../../web/src/components/use-confirm-delete';
-import { CompanyZoneNote } from '../../../web/src/components/zoned-time';
-import { usePagedList } from '../../../web/src/hooks/use-paged-list';
-import { registerTranslations } from '../../../web/src/i18n';
-import { companyTimezone, zonedText } from '../../../web/src/layout/dates';
+import {
+  actionsColumn,
+  api,
+  CompanyZoneNote,
+  companyTimezone,
+  errorText,
+  InfiniteTable,
+  ListHeader,
+  registerTranslations,
+  RowActions,
+  useAuth,
+  useConfirmDelete,
+  usePagedList,
+  zonedText,
+} from 'atende/web';
 import { ScheduleModal, type ScheduleTarget } from './schedule-modal';
 import { byNewestSendAt, mayChange, scheduleChannel, STATUS_COLORS, type ScheduleRecord } from './schedule-record';
 import { SchedulesCalendar, type ScheduleActions } from './schedules-calendar';
-import { scheduleErrorTranslations, schedulesTranslations } from './schedules.i18n';
+import { schedulesTranslations } from './schedules.i18n';
 
 registerTranslations('schedules', schedulesTranslations);
-registerTranslations('common', scheduleErrorTranslations);
 
 type View = 'calendar' | 'list';
 

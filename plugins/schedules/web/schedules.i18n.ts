@@ -1,4 +1,4 @@
-import type { Translations } from '../../../web/src/i18n';
+import type { Translations } from 'atende/web';
 
 /**
  * Schedules page, calendar and dialog. The validation texts and 'Erro de Envio' are the spec's,
@@ -142,28 +142,6 @@ export const schedulesTranslations: Translations = {
       tooShort: 'Mensaje demasiado corto',
       future: 'Elija una hora en el futuro',
       tooLarge: 'Archivo demasiado grande (máximo 16 MB)',
-    },
-  },
-};
-
-/** Error codes of the schedules API, added to the shared error texts the toasts read. */
-export const scheduleErrorTranslations: Translations = {
-  'pt-BR': {
-    errors: {
-      ERR_NO_SCHEDULE_FOUND: 'Nenhum agendamento encontrado com este ID.',
-      ERR_SCHEDULE_ALREADY_SENT: 'Este agendamento já foi enviado e não pode ser alterado.',
-    },
-  },
-  en: {
-    errors: {
-      ERR_NO_SCHEDULE_FOUND: 'No schedule found with this ID.',
-      ERR_SCHEDULE_ALREADY_SENT: 'This schedule was already sent and cannot be changed.',
-    },
-  },
-  es: {
-    errors: {
-      ERR_NO_SCHEDULE_FOUND: 'No se encontró ningún agendamiento con este ID.',
-      ERR_SCHEDULE_ALREADY_SENT: 'Este agendamiento ya se envió y no se puede cambiar.',
     },
   },
 };

@@ -2,9 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { App } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../../web/src/api/client';
-import { useAuth } from '../../../web/src/auth/auth-provider';
-import { zonedDay } from '../../../web/src/layout/dates';
+import { api, useAuth, zonedDay } from 'atende/web';
 import { scheduleChannel, type ScheduleFrame, type ScheduleRecord } from './schedule-record';
 
 export interface ScheduleCalendar {

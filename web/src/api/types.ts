@@ -1,14 +1,12 @@
+import type { QueueSummary as QueueRef } from '../../../core/contract/views';
+
+export type { QueueRef };
+
 export type Profile = 'admin' | 'user' | 'supervisor';
 
 export interface Setting {
   key: string;
   value: string;
-}
-
-export interface QueueRef {
-  id: number;
-  name: string;
-  color: string;
 }
 
 export interface SessionCompany {
@@ -73,82 +71,20 @@ export interface LoginAnswer {
   user: SessionUser;
 }
 
-export type TicketStatus = 'pending' | 'open' | 'closed';
-
-export interface TicketContact {
-  id: number;
-  uuid: string;
-  name: string;
-  number: string;
-  email: string;
-  profilePicUrl: string;
-  isGroup: boolean;
-}
-
-/** A ticket as GET /api/tickets and the company-{id}-ticket events carry it. */
-export interface Ticket {
-  id: number;
-  uuid: string;
-  companyId: number;
-  status: TicketStatus;
-  unreadMessages: number;
-  lastMessage: string;
-  isGroup: boolean;
-  fromMe: boolean;
-  userId: number | null;
-  contactId: number;
-  whatsappId: number | null;
-  queueId: number | null;
-  queueOptionId: number | null;
-  chatbot: boolean;
-  useIntegration: boolean;
-  integrationId: number | null;
-  promptId: number | null;
-  createdAt: string;
-  updatedAt: string;
-  contact: TicketContact;
-  queue: { id: number; name: string; color: string } | null;
-  user: { id: number; name: string } | null;
-  whatsapp: { id: number; name: string } | null;
-  tags: { id: number; name: string; color: string }[];
-}
-
-export type MessageMediaType = 'image' | 'audio' | 'video' | 'application' | 'sticker' | 'locationMessage' | 'vcard' | 'call_log';
-
-/** A message as GET /api/messages/:ticketId and the company-{id}-appMessage events carry it. */
-export interface ChatMessage {
-  id: number;
-  wid: string;
-  ticketId: number;
-  contactId: number | null;
-  userId: number | null;
-  body: string;
-  fromMe: boolean;
-  read: boolean;
-  /** 0 waiting, 1 sent, 2 delivered, 3 read, 4–5 played. */
-  ack: number;
-  mediaType: MessageMediaType | null;
-  /** Authenticated: fetch with the token as a blob. */
-  mediaUrl: string | null;
-  mediaName: string | null;
-  mediaMime: string | null;
-  location: { latitude: number; longitude: number; name?: string; address?: string } | null;
-  vcard: string | null;
-  isDeleted: boolean;
-  isEdited: boolean;
-  sendStatus: 'received' | 'queued' | 'sent' | 'failed';
-  sendError: string | null;
-  quotedMsg: ChatMessage | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface TicketNote {
-  id: number;
-  note: string;
-  ticketId: number;
-  contactId: number;
-  userId: number | null;
-  user: { id: number; name: string } | null;
-  createdAt: string;
-}
+/**
+ * The API's answers as the server declares them (core/contract/views.ts), under the names the
+ * pages use. Types only: nothing of the server reaches the bundle.
+ */
+export type {
+  ConnectionStatus,
+  ContactDetail,
+  ContactView,
+  MediaType as MessageMediaType,
+  MessageView as ChatMessage,
+  Provider,
+  TicketContact,
+  TicketNoteView as TicketNote,
+  TicketStatus,
+  TicketView as Ticket,
+  WhatsappView,
+} from '../../../core/contract/views';

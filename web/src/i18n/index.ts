@@ -1,14 +1,10 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { common } from './common';
+import { errorTexts } from './error-texts';
+import { LANGUAGES, type Language } from './languages';
 
-export const LANGUAGES = [
-  { code: 'pt-BR', label: 'Português' },
-  { code: 'en', label: 'English' },
-  { code: 'es', label: 'Español' },
-] as const;
-
-export type Language = (typeof LANGUAGES)[number]['code'];
+export { LANGUAGES, type Language } from './languages';
 export type Translations = Record<Language, Record<string, unknown>>;
 
 const LANGUAGE_KEY = 'language';
@@ -27,6 +23,7 @@ void i18n.use(initReactI18next).init({
   interpolation: { escapeValue: false },
 });
 registerTranslations('common', common);
+for (const { code } of LANGUAGES) i18n.addResourceBundle(code, 'common', { errors: errorTexts[code] }, true, true);
 
 /** Each page (and plugin page) brings its own strings, under its own namespace. */
 export function registerTranslations(namespace: string, translations: Translations): void {

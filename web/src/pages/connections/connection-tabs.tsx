@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { Choices } from '../users/use-user-choices';
 import { PROVIDERS } from './connections.types';
 import { QueueField } from './queue-field';
+import { ErrorCode, errorCodeText } from '../../api/errors';
 
 /** The connection form's fields, tab by tab; the modal owns the form, its values and the rules' texts. */
 
@@ -55,7 +56,7 @@ export function MessagesTab() {
           ({ getFieldValue }) => ({
             validator: (_, value: string | undefined) =>
               (getFieldValue('queueIds') as number[] | undefined ?? []).length > 1 && !value?.trim()
-                ? Promise.reject(new Error(t('common:errors.ERR_WAPP_GREETING_REQUIRED')))
+                ? Promise.reject(new Error(errorCodeText(ErrorCode.ERR_WAPP_GREETING_REQUIRED, t)))
                 : Promise.resolve(),
           }),
         ]}

@@ -1,37 +1,10 @@
-import type { QueueRef } from '../../api/types';
+import type { ConnectionStatus, WhatsappView } from '../../api/types';
 
-export type ConnectionStatus = 'OPENING' | 'qrcode' | 'PAIRING' | 'CONNECTED' | 'DISCONNECTED' | 'TIMEOUT';
-
-export type Provider = 'baileys' | 'simulator';
-
-export const PROVIDERS: Provider[] = ['baileys', 'simulator'];
+export type { ConnectionStatus, Provider } from '../../api/types';
+export { PROVIDERS } from '../../../../core/contract/views';
 
 /** A WhatsApp connection as GET /api/whatsapp answers it (the token only reaches admins). */
-export interface Connection {
-  id: number;
-  name: string;
-  status: ConnectionStatus;
-  qrcode: string;
-  retries: number;
-  number: string;
-  updatedAt: string;
-  isDefault: boolean;
-  provider: Provider;
-  greetingMessage: string;
-  complationMessage: string;
-  outOfHoursMessage: string;
-  ratingMessage: string;
-  expiresInactiveMessage: string;
-  expiresTicket: number;
-  timeUseBotQueues: number;
-  maxUseBotQueues: number;
-  timeToTransfer: number | null;
-  transferQueueId: number | null;
-  promptId: number | null;
-  integrationId: number | null;
-  token?: string | null;
-  queues: QueueRef[];
-}
+export type Connection = WhatsappView;
 
 /** What a company-{id}-whatsappSession frame carries about one connection. */
 export type SessionState = Pick<Connection, 'id' | 'status' | 'qrcode' | 'retries' | 'updatedAt' | 'number'>;

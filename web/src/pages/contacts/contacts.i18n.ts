@@ -1,4 +1,5 @@
 import type { Translations } from '../../i18n';
+import type { ErrorTexts } from '../../i18n/error-texts';
 
 /** Contacts page, contact modal and import dialog. */
 export const contactsTranslations: Translations = {
@@ -69,12 +70,8 @@ export const contactsTranslations: Translations = {
       done: 'Importação concluída: {{created}} novos, {{updated}} atualizados, {{rejected}} rejeitados.',
     },
     errors: {
-      ERR_IMPORT_FILE: 'Envie uma planilha.',
-      ERR_IMPORT_FILE_TYPE: 'Este arquivo não pode ser lido. Use .xlsx ou .csv (arquivos .xls antigos devem ser salvos como .xlsx).',
-      ERR_IMPORT_NO_HEADER: 'A primeira linha deve ter as colunas nome, número e email (opcional).',
-      ERR_IMPORT_TOO_MANY_ROWS: 'O arquivo tem mais de 20.000 contatos. Divida-o em partes menores.',
       ERR_PAYLOAD_TOO_LARGE: 'O arquivo é maior que 5 MB.',
-    },
+    } satisfies Partial<ErrorTexts>,
   },
   en: {
     title: 'Contacts',
@@ -143,12 +140,8 @@ export const contactsTranslations: Translations = {
       done: 'Import finished: {{created}} new, {{updated}} updated, {{rejected}} rejected.',
     },
     errors: {
-      ERR_IMPORT_FILE: 'Send a spreadsheet.',
-      ERR_IMPORT_FILE_TYPE: 'This file cannot be read. Use .xlsx or .csv (save old .xls files as .xlsx).',
-      ERR_IMPORT_NO_HEADER: 'The first row must name the columns name, number and email (optional).',
-      ERR_IMPORT_TOO_MANY_ROWS: 'The file has more than 20,000 contacts. Split it into smaller parts.',
       ERR_PAYLOAD_TOO_LARGE: 'The file is larger than 5 MB.',
-    },
+    } satisfies Partial<ErrorTexts>,
   },
   es: {
     title: 'Contactos',
@@ -217,11 +210,7 @@ export const contactsTranslations: Translations = {
       done: 'Importación terminada: {{created}} nuevos, {{updated}} actualizados, {{rejected}} rechazados.',
     },
     errors: {
-      ERR_IMPORT_FILE: 'Envíe una hoja de cálculo.',
-      ERR_IMPORT_FILE_TYPE: 'No se puede leer este archivo. Use .xlsx o .csv (guarde los .xls antiguos como .xlsx).',
-      ERR_IMPORT_NO_HEADER: 'La primera fila debe nombrar las columnas nombre, número y correo (opcional).',
-      ERR_IMPORT_TOO_MANY_ROWS: 'El archivo tiene más de 20.000 contactos. Divídalo en partes más pequeñas.',
       ERR_PAYLOAD_TOO_LARGE: 'El archivo supera los 5 MB.',
-    },
+    } satisfies Partial<ErrorTexts>,
   },
 };

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { CompanyZoneNote } from '../../components/zoned-time';
 import { apiDay } from './dashboard-format';
 import { DateRangeFields, type DateRange } from './date-range-fields';
+import { ErrorCode, errorCodeText } from '../../api/errors';
 
 type FilterType = 'period' | 'date';
 
@@ -36,7 +37,7 @@ export function DashboardFilters({ loading, onApply }: { loading: boolean; onApp
   const apply = () => {
     const query = queryOf(type, days, range);
     if (query) onApply(query);
-    else void message.warning(t('common:errors.ERR_DASHBOARD_FILTER'));
+    else void message.warning(errorCodeText(ErrorCode.ERR_DASHBOARD_FILTER, t));
   };
 
   return (

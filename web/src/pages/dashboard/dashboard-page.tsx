@@ -6,14 +6,13 @@ import { useCompanyClock } from '../../layout/use-company-clock';
 import { AttendantsTable } from './attendants-table';
 import { CounterCards } from './counter-cards';
 import { DashboardFilters, DEFAULT_DAYS } from './dashboard-filters';
-import { dashboardErrorTranslations, dashboardTranslations } from './dashboard.i18n';
+import { dashboardTranslations } from './dashboard.i18n';
 import type { DashboardAnswer } from './dashboard.types';
 import { useReport, type ReportRequest } from './use-report';
 
 const TicketCharts = lazy(() => import('./ticket-charts'));
 
 registerTranslations('dashboard', dashboardTranslations);
-registerTranslations('common', dashboardErrorTranslations);
 
 /** /dashboard (admins): the period's counters and attendants, and two charts with their own days. */
 export default function DashboardPage() {

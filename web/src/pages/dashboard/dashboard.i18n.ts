@@ -132,10 +132,3 @@ export const dashboardTranslations: Translations = {
     retry: 'Reintentar',
   },
 };
-
-/** The dashboard API's filter error, added to the shared error texts the toasts read. */
-export const dashboardErrorTranslations: Translations = {
-  'pt-BR': { errors: { ERR_DASHBOARD_FILTER: 'Parametrize o filtro' } },
-  en: { errors: { ERR_DASHBOARD_FILTER: 'Set up the filter' } },
-  es: { errors: { ERR_DASHBOARD_FILTER: 'Configure el filtro' } },
-};

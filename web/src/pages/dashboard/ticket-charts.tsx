@@ -8,6 +8,7 @@ import { apiDay } from './dashboard-format';
 import { DateRangeFields, type DateRange } from './date-range-fields';
 import type { TicketsPerTime, TicketsPerUser } from './dashboard.types';
 import { useReport, type ReportRequest } from './use-report';
+import { ErrorCode, errorCodeText } from '../../api/errors';
 
 const CHART_HEIGHT = 280;
 const BAR_ROW = 36;
@@ -52,7 +53,7 @@ function ChartCard<T extends { count: number }>({ testId, path, initial, title, 
 
   const apply = () => {
     if (!range.from || !range.to) {
-      void message.warning(t('common:errors.ERR_DASHBOARD_FILTER'));
+      void message.warning(errorCodeText(ErrorCode.ERR_DASHBOARD_FILTER, t));
       return;
     }
     const next = { from: range.from, to: range.to };

@@ -4,7 +4,7 @@ import { LockOutlined, MailOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { ApiError } from '../../api/client';
-import { errorText } from '../../api/errors';
+import { ErrorCode, errorText } from '../../api/errors';
 import { useAuth } from '../../auth/auth-provider';
 import { registerTranslations } from '../../i18n';
 import { formatDate } from '../../layout/dates';
@@ -40,7 +40,7 @@ export default function LoginPage() {
         navigate('/');
       }
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'ERR_SUBSCRIPTION_EXPIRED') {
+      if (err instanceof ApiError && err.code === ErrorCode.ERR_SUBSCRIPTION_EXPIRED) {
         setExpired(t('common:session.expiredSubscription', { date: formatDate(String(err.details?.dueDate ?? '')) }));
       } else {
         void message.error(errorText(err, t));

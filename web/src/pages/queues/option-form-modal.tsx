@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { App, Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
-import { queueErrorText } from './queue-errors';
+import { errorText } from '../../api/errors';
 import type { QueueOptionNode } from './queues.types';
 
 /** What the form edits: a new option (under a parent or on the first level) or an existing one. */
@@ -42,7 +42,7 @@ export function OptionFormModal({ target, onClose, onSaved }: { target: OptionTa
       onSaved();
       onClose();
     } catch (err) {
-      void message.error(queueErrorText(err, t));
+      void message.error(errorText(err, t));
     } finally {
       setSaving(false);
     }

@@ -8,7 +8,7 @@ import { useLoadOnOpen } from '../../components/use-load-on-open';
 import { useSubmitGuard } from '../../components/use-submit-guard';
 import { fromWeekRows, toWeekRows, WeekHoursFields, type DayHours } from '../../components/week-hours-fields';
 import { ColorField, HEX_COLOR } from './color-field';
-import { queueErrorText } from './queue-errors';
+import { errorText } from '../../api/errors';
 import { QueueOptionsEditor } from './queue-options-editor';
 import type { Queue } from './queues.types';
 
@@ -78,10 +78,10 @@ export function QueueModal({ open, queueId, queueSchedules, queues, onClose, onS
       setSavedId(null);
     },
     onLoad: (queue) => form.setFieldsValue(toForm(queue)),
-    errorText: (err) => queueErrorText(err, t),
+    errorText: (err) => errorText(err, t),
     onClose,
   });
-  const { saving, guard } = useSubmitGuard((err) => queueErrorText(err, t));
+  const { saving, guard } = useSubmitGuard((err) => errorText(err, t));
 
   const body = (values: FormValues) => ({
     name: values.name.trim(),

@@ -3,7 +3,7 @@ import { App, Button, Empty, Flex, Popconfirm, Skeleton, Tag, Tooltip, Typograph
 import { DeleteOutlined, EditOutlined, PlusOutlined, SubnodeOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
-import { queueErrorText } from './queue-errors';
+import { errorText } from '../../api/errors';
 import { OptionFormModal, type OptionTarget } from './option-form-modal';
 import type { QueueOptionNode } from './queues.types';
 
@@ -84,7 +84,7 @@ export function QueueOptionsEditor({ queueId }: { queueId: number }) {
       .catch((err: unknown) => {
         if (controller.signal.aborted) return;
         setTree([]);
-        void message.error(queueErrorText(err, t));
+        void message.error(errorText(err, t));
       });
     return () => controller.abort();
   }, [queueId, generation, message, t]);
@@ -96,7 +96,7 @@ export function QueueOptionsEditor({ queueId }: { queueId: number }) {
       try {
         await api.delete(`/queue-options/${option.id}`);
       } catch (err) {
-        void message.error(queueErrorText(err, t));
+        void message.error(errorText(err, t));
       }
       reload();
     },

@@ -10,7 +10,7 @@ import { useConfirmDelete } from '../../components/use-confirm-delete';
 import { registerTranslations } from '../../i18n';
 import { useCompanySettings } from '../settings/use-company-settings';
 import { useLiveRecords } from '../settings/use-live-records';
-import { queueErrorText } from './queue-errors';
+import { errorText } from '../../api/errors';
 import { QueueModal } from './queue-modal';
 import { byQueueOrder, type Queue } from './queues.types';
 import { queuesTranslations } from './queues.i18n';
@@ -57,7 +57,7 @@ export default function QueuesPage() {
         await api.delete(`/queue/${queue.id}`);
         drop(queue.id);
       },
-      errorText: (err) => queueErrorText(err, t),
+      errorText: (err) => errorText(err, t),
     });
 
   const columns: TableColumnsType<Queue> = [

@@ -56,10 +56,6 @@ export const queuesTranslations: Translations = {
       wholeNumber: 'Use um número inteiro a partir de 0',
       reservedKey: '0 e # são reservados (voltar e menu principal)',
     },
-    errors: {
-      ERR_QUEUE_OPTION_EXISTS: 'Já existe uma opção com esta chave neste nível do menu.',
-      ERR_NO_QUEUE_OPTION_FOUND: 'Nenhuma opção encontrada com este ID.',
-    },
   },
   en: {
     title: 'Queues & Chatbot',
@@ -114,10 +110,6 @@ export const queuesTranslations: Translations = {
       wholeNumber: 'Use a whole number from 0',
       reservedKey: '0 and # are reserved (back and main menu)',
     },
-    errors: {
-      ERR_QUEUE_OPTION_EXISTS: 'Another option on this level of the menu already has this key.',
-      ERR_NO_QUEUE_OPTION_FOUND: 'No option found with this ID.',
-    },
   },
   es: {
     title: 'Colas y Chatbot',
@@ -171,10 +163,6 @@ export const queuesTranslations: Translations = {
       colorTaken: 'Este color ya está en uso; elija otro.',
       wholeNumber: 'Use un número entero desde 0',
       reservedKey: '0 y # están reservados (volver y menú principal)',
-    },
-    errors: {
-      ERR_QUEUE_OPTION_EXISTS: 'Ya existe una opción con esta clave en este nivel del menú.',
-      ERR_NO_QUEUE_OPTION_FOUND: 'No se encontró ninguna opción con este ID.',
     },
   },
 };

@@ -12,10 +12,9 @@ import { useConfirmDelete } from '../../components/use-confirm-delete';
 import { usePagedList } from '../../hooks/use-paged-list';
 import { registerTranslations } from '../../i18n';
 import { QuickMessageModal, type QuickMessageRecord } from './quick-message-modal';
-import { quickMessageErrorTranslations, quickMessagesTranslations } from './quick-messages.i18n';
+import { quickMessagesTranslations } from './quick-messages.i18n';
 
 registerTranslations('quickMessages', quickMessagesTranslations);
-registerTranslations('common', quickMessageErrorTranslations);
 
 /** The server orders replies by shortcode, then id: live records take the same place. */
 const byShortcode = (a: QuickMessageRecord, b: QuickMessageRecord) => a.shortcode.localeCompare(b.shortcode) || a.id - b.id;

@@ -141,31 +141,3 @@ export const quickMessagesTranslations: Translations = {
     },
   },
 };
-
-/** Error codes of the quick replies and media APIs, added to the shared error texts the toasts read. */
-export const quickMessageErrorTranslations: Translations = {
-  'pt-BR': {
-    errors: {
-      ERR_NO_QUICK_MESSAGE_FOUND: 'Nenhuma resposta rápida encontrada com este ID.',
-      ERR_MEDIA_TOO_LARGE: 'O arquivo tem mais de 16 MB.',
-      ERR_MEDIA_TYPE_NOT_ALLOWED: 'Este tipo de arquivo não pode ser anexado.',
-      ERR_MEDIA_UPLOAD: 'Não foi possível enviar o arquivo.',
-    },
-  },
-  en: {
-    errors: {
-      ERR_NO_QUICK_MESSAGE_FOUND: 'No quick reply found with this ID.',
-      ERR_MEDIA_TOO_LARGE: 'The file is larger than 16 MB.',
-      ERR_MEDIA_TYPE_NOT_ALLOWED: 'This type of file cannot be attached.',
-      ERR_MEDIA_UPLOAD: 'The file could not be uploaded.',
-    },
-  },
-  es: {
-    errors: {
-      ERR_NO_QUICK_MESSAGE_FOUND: 'No se encontró ninguna respuesta rápida con este ID.',
-      ERR_MEDIA_TOO_LARGE: 'El archivo tiene más de 16 MB.',
-      ERR_MEDIA_TYPE_NOT_ALLOWED: 'Este tipo de archivo no se puede adjuntar.',
-      ERR_MEDIA_UPLOAD: 'No se pudo enviar el archivo.',
-    },
-  },
-};

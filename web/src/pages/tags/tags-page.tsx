@@ -11,11 +11,10 @@ import { useConfirmDelete } from '../../components/use-confirm-delete';
 import { usePagedList } from '../../hooks/use-paged-list';
 import { registerTranslations } from '../../i18n';
 import { TagModal, type TagRecord } from './tag-modal';
-import { tagErrorTranslations, tagsTranslations } from './tags.i18n';
+import { tagsTranslations } from './tags.i18n';
 import { ColorChip } from '../../components/color-chip';
 
 registerTranslations('tags', tagsTranslations);
-registerTranslations('common', tagErrorTranslations);
 
 /** The server orders tags by name, then id: live records take the same place. */
 const byName = (a: TagRecord, b: TagRecord) => a.name.localeCompare(b.name) || a.id - b.id;

@@ -66,10 +66,3 @@ export const tagsTranslations: Translations = {
     },
   },
 };
-
-/** Error codes of the tags API, added to the shared error texts the toasts read. */
-export const tagErrorTranslations: Translations = {
-  'pt-BR': { errors: { ERR_NO_TAG_FOUND: 'Nenhuma tag encontrada com este ID.' } },
-  en: { errors: { ERR_NO_TAG_FOUND: 'No tag found with this ID.' } },
-  es: { errors: { ERR_NO_TAG_FOUND: 'No se encontró ninguna etiqueta con este ID.' } },
-};

@@ -4,10 +4,11 @@ import { UserAddOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { ApiError, api } from '../../api/client';
-import { errorText } from '../../api/errors';
-import type { Ticket, TicketContact } from '../../api/types';
+import { ErrorCode, errorText } from '../../api/errors';
+import type { Ticket } from '../../api/types';
 import { useAuth } from '../../auth/auth-provider';
 import { ModalFooter } from '../../components/modal-footer';
+import { useContactSearch, type ContactChoice } from '../../components/use-contact-search';
 import { useSubmitGuard } from '../../components/use-submit-guard';
 import { registerTranslations } from '../../i18n';
 import { ContactModal } from '../contacts/contact-modal';
@@ -20,12 +21,6 @@ registerTranslations('tickets', ticketsTranslations);
 
 /** A search that looks like a phone number prefills the new contact's number, else its name. */
 const LOOKS_LIKE_NUMBER = /^[\d\s+().\-/]+$/;
-
-/** Contact suggestions start after this many typed characters (spec §5). */
-const MIN_SEARCH = 3;
-const SEARCH_DEBOUNCE_MS = 300;
-
-export type ContactChoice = Pick<TicketContact, 'id' | 'name' | 'number'> & { profilePicUrl?: string };
 
 export interface NewTicketModalProps {
   open: boolean;
@@ -49,46 +44,13 @@ interface OpenTicket {
 }
 
 function otherOpenTicket(err: unknown): OpenTicket | null {
-  if (!(err instanceof ApiError) || err.code !== 'ERR_OTHER_OPEN_TICKET') return null;
+  if (!(err instanceof ApiError) || err.code !== ErrorCode.ERR_OTHER_OPEN_TICKET) return null;
   try {
     const parsed = JSON.parse(err.message) as Partial<OpenTicket>;
     return typeof parsed.uuid === 'string' ? { uuid: parsed.uuid, userId: parsed.userId ?? null, user: parsed.user ?? null, queue: parsed.queue ?? null } : null;
   } catch {
     return null;
   }
-}
-
-/** The contacts whose name or number contains the typed text, fetched once 3 characters are typed (the schedule dialog uses it too). */
-export function useContactSearch(open: boolean) {
-  const [text, setText] = useState('');
-  const [found, setFound] = useState<ContactChoice[]>([]);
-  const [searching, setSearching] = useState(false);
-  const term = text.trim().toLowerCase();
-
-  useEffect(() => {
-    if (!open || term.length < MIN_SEARCH) {
-      setFound([]);
-      setSearching(false);
-      return;
-    }
-    const controller = new AbortController();
-    setSearching(true);
-    const timer = window.setTimeout(() => {
-      api
-        .get<{ contacts: ContactChoice[] }>('/contacts', { searchParam: term, pageNumber: 1 }, { signal: controller.signal })
-        .then((answer) => setFound(answer.contacts))
-        .catch(() => setFound([]))
-        .finally(() => {
-          if (!controller.signal.aborted) setSearching(false);
-        });
-    }, SEARCH_DEBOUNCE_MS);
-    return () => {
-      window.clearTimeout(timer);
-      controller.abort();
-    };
-  }, [open, term]);
-
-  return { text, setText, found, searching, tooShort: term.length < MIN_SEARCH };
 }
 
 /**

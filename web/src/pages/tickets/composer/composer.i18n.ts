@@ -174,10 +174,3 @@ export const composerTranslations: Translations = {
     },
   },
 };
-
-/** The send refusals of the messages API, added to the shared error texts the toasts read. */
-export const composerErrorTranslations: Translations = {
-  'pt-BR': { errors: { ERR_TICKET_NOT_OPEN: 'O ticket não está aberto: aceite ou reabra o ticket para enviar mensagens.' } },
-  en: { errors: { ERR_TICKET_NOT_OPEN: 'The ticket is not open: accept or reopen it to send messages.' } },
-  es: { errors: { ERR_TICKET_NOT_OPEN: 'El ticket no está abierto: acéptalo o reábrelo para enviar mensajes.' } },
-};

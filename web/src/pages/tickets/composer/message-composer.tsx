@@ -8,11 +8,11 @@ import { errorText } from '../../../api/errors';
 import { useAuth } from '../../../auth/auth-provider';
 import { useCompanyClock } from '../../../layout/use-company-clock';
 import { registerTranslations } from '../../../i18n';
-import { quickMessageErrorTranslations, quickMessagesTranslations } from '../../quick-messages/quick-messages.i18n';
+import { quickMessagesTranslations } from '../../quick-messages/quick-messages.i18n';
 import { useElementWidth } from '../conversation/use-element-width';
 import { ATTACHMENT_ACCEPT, AttachmentPreview, refusal } from './attachment-preview';
 import { ComposerTools } from './composer-tools';
-import { composerErrorTranslations, composerTranslations } from './composer.i18n';
+import { composerTranslations } from './composer.i18n';
 import { greetingOf, insertAt, matchingReplies, renderVariables, shortcodeQuery, signBody, type QuickReply } from './compose-text';
 import { optionId, PICKER_ID, QuickReplyPicker, useQuickReplies } from './quick-reply-picker';
 import { RecordingBar } from './recording-bar';
@@ -22,10 +22,8 @@ import { MIN_AUDIO_BYTES, RecorderError, useAudioRecorder } from './use-audio-re
 import { useSignOption } from './use-sign-option';
 
 registerTranslations('composer', composerTranslations);
-registerTranslations('common', composerErrorTranslations);
-// The emoji picker is the quick-reply dialog's, with its strings; so are the upload errors.
+// The emoji picker is the quick-reply dialog's, with its strings.
 registerTranslations('quickMessages', quickMessagesTranslations);
-registerTranslations('common', quickMessageErrorTranslations);
 
 /** Under this width the variables and the sign option fold into one menu. */
 const COMPACT_WIDTH = 520;

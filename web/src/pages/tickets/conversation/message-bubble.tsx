@@ -7,6 +7,7 @@ import { ZonedTime } from '../../../components/zoned-time';
 import { AckIcon } from './ack-icon';
 import { mediaShowsBody, MessageMedia } from './message-media';
 import { MessageText } from './message-text';
+import { ErrorCode, errorCodeText } from '../../../api/errors';
 
 export interface MessageActions {
   onReply?(message: ChatMessage): void;
@@ -66,7 +67,7 @@ export const MessageBubble = memo(function MessageBubble({ message, contactName,
   const [menuOpen, setMenuOpen] = useState(false);
   const own = message.fromMe;
   const failed = message.sendStatus === 'failed';
-  const failure = t('common:errors.ERR_SENDING_WAPP_MSG');
+  const failure = errorCodeText(ErrorCode.ERR_SENDING_WAPP_MSG, t);
 
   const items: MenuProps['items'] = [];
   if (!message.isDeleted) {

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { useLocation } from 'wouter';
 import { api, ApiError } from '../../../api/client';
-import { errorText } from '../../../api/errors';
+import { ErrorCode, errorCodeText, errorText } from '../../../api/errors';
 import type { Ticket } from '../../../api/types';
 import { useAuth } from '../../../auth/auth-provider';
 
@@ -30,7 +30,7 @@ interface OtherTicket {
 }
 
 function otherTicketOf(err: unknown): OtherTicket | null {
-  if (!(err instanceof ApiError) || err.code !== 'ERR_OTHER_OPEN_TICKET') return null;
+  if (!(err instanceof ApiError) || err.code !== ErrorCode.ERR_OTHER_OPEN_TICKET) return null;
   try {
     const parsed = JSON.parse(err.message) as unknown;
     return parsed && typeof parsed === 'object' ? (parsed as OtherTicket) : null;
@@ -42,7 +42,7 @@ function otherTicketOf(err: unknown): OtherTicket | null {
 /** Names who already attends the contact when the server says so; the translated code otherwise. */
 function conflictText(other: OtherTicket, err: unknown, t: TFunction): string {
   const user = other.user?.name;
-  if (!user) return errorText(new ApiError(409, 'ERR_OTHER_OPEN_TICKET', ''), t);
+  if (!user) return errorCodeText(ErrorCode.ERR_OTHER_OPEN_TICKET, t);
   return other.queue?.name ? t('otherOpenTicket', { user, queue: other.queue.name }) : t('otherOpenTicketNoQueue', { user });
 }
 

@@ -1,0 +1,42 @@
+/**
+ * The one module a plugin's pages import, as `atende/web` (a Vite alias and a TypeScript path to
+ * this file): everything else of web/src is the app's own and may change. Plugins bring react,
+ * antd, dayjs, react-i18next and wouter themselves; this module gives what the app shares: the
+ * API client and its contract, the session, the live socket, shared components, gates, i18n and
+ * dates. What a plugin needs and does not find here is a gap of this module, mended here.
+ */
+
+// API client and the shared contract (types from the server's declarations)
+export { api, ApiError, type RequestOptions } from './api/client';
+export { ErrorCode, errorCodeText, errorText } from './api/errors';
+export type * from './api/types';
+export { PLAN_FLAGS } from './api/types';
+
+// Session and live updates: useAuth() gives the user, the company's plan and the realtime client
+export { useAuth, type SessionStatus } from './auth/auth-provider';
+export type { RealtimeClient } from './realtime/realtime-client';
+
+// Pages, menu entries and their gates
+export type { PageDefinition, PluginWeb } from './pages/registry';
+export { isAdmin, isSuper, planAllows, type Gate, type GateContext } from './pages/gates';
+
+// Translations: each page registers its own namespace
+export { registerTranslations, type Language, type Translations } from './i18n';
+
+// Shared components and hooks
+export { AttachmentField, MAX_UPLOAD_BYTES, UPLOAD_ACCEPT, type AttachmentFieldProps } from './components/attachment-field';
+export { ColorChip, type ColorChipProps } from './components/color-chip';
+export { InfiniteTable, type InfiniteTableProps } from './components/infinite-table';
+export { ListHeader, type ListHeaderProps } from './components/list-header';
+export { ModalFooter, type ModalFooterProps } from './components/modal-footer';
+export { actionsColumn, RowActions, type RowActionsProps } from './components/row-actions';
+export { useConfirmDelete, type ConfirmDeleteOptions } from './components/use-confirm-delete';
+export { useContactSearch, type ContactChoice } from './components/use-contact-search';
+export { useLoadOnOpen, type LoadOnOpenOptions } from './components/use-load-on-open';
+export { useSubmitGuard, type SubmitGuard } from './components/use-submit-guard';
+export { CompanyZoneNote, ZonedTime } from './components/zoned-time';
+export { nearBottom, usePagedList, type PagedList, type PagedListOptions } from './hooks/use-paged-list';
+
+// Dates on the company's clock
+export { companyTimezone, DATE_TIME_FORMAT, formatDate, wallClockOf, zoned, zonedDay, zonedText } from './layout/dates';
+export { useCompanyClock, type CompanyClock } from './layout/use-company-clock';
