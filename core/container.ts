@@ -90,7 +90,7 @@ export function createContainer(config: Config, log: Logger): Container {
   services.auth = new AuthService(infra, tokens, services.users);
   services.whatsapps = new WhatsappService(infra, services.plans, sessions, providers);
 
-  services.ticketEvents = new TicketEvents(realtime);
+  services.ticketEvents = new TicketEvents(realtime, bus);
   const events = services.ticketEvents;
   services.outbound = new OutboundService(infra, { sessions, events });
   services.messages = new MessagesService(infra, { sessions, events, outbound: services.outbound });
@@ -99,6 +99,7 @@ export function createContainer(config: Config, log: Logger): Container {
   services.pipeline = new InboundPipeline(infra, {
     settings: services.settings,
     outbound: services.outbound,
+    tickets: services.tickets,
     events,
     sessions,
     journal,

@@ -1,7 +1,8 @@
 import type { Container } from '../container.js';
-import type { DomainEvent, EventName } from '../events/event-bus.js';
+import type { EventOf, KnownEventName } from '../events/event-bus.js';
 import type { AppRouter } from '../http/context.js';
 import type { JobScheduler } from '../jobs/job-engine.js';
+import type { Turn } from '../modules/pipeline/steps/conversation-steps.js';
 import { PLAN_FLAGS, type PlanFlag } from '../modules/plans/plan.model.js';
 
 /**
@@ -10,7 +11,17 @@ import { PLAN_FLAGS, type PlanFlag } from '../modules/plans/plan.model.js';
  */
 export type PluginApp = Omit<Container, 'jobs'> & { jobs: JobScheduler };
 
-export type PluginEventHook = (event: DomainEvent, app: PluginApp) => Promise<void>;
+export type PluginEventHandler<N extends KnownEventName = KnownEventName> = (event: EventOf<N>, app: PluginApp) => Promise<void>;
+
+/**
+ * An event hook: a handler, run after the emitter's commit in the plugin's own queue, or
+ * `{ durable: true, handle }`, delivered through a job written as the event is emitted and retried
+ * when the handler throws, so that neither a crash nor a failing handler loses the event.
+ */
+export type PluginEventHook<N extends KnownEventName = KnownEventName> = PluginEventHandler<N> | { durable?: boolean; handle: PluginEventHandler<N> };
+
+/** A conversation step: true claims the turn (later steps and the chatbot do not run), false passes. */
+export type PluginStep = (turn: Turn, app: PluginApp) => Promise<boolean>;
 
 export interface PluginDefinition {
   /** Unique among installed plugins; lowercase, digits and dashes. */
@@ -26,7 +37,9 @@ export interface PluginDefinition {
   /** Job definitions; a job whose data has a companyId is skipped when the flag is off for it at run time. */
   jobs?(jobs: JobScheduler, app: PluginApp): void | Promise<void>;
   /** Domain event hooks, called for companies with the flag (and for events of no company). */
-  events?: Partial<Record<EventName, PluginEventHook>>;
+  events?: { [N in KnownEventName]?: PluginEventHook<N> };
+  /** Conversation steps, in declaration order, before the core chatbot; for companies with the flag. */
+  steps?: Record<string, PluginStep>;
   /** Web pages and menu entries, built into the SPA (folder relative to the entry module). */
   web?: string;
   /** Runs at start-up before the database is touched. */
@@ -36,6 +49,14 @@ export interface PluginDefinition {
 }
 
 const PLUGIN_NAME = /^[a-z][a-z0-9-]*$/;
+
+function mapsTo(value: unknown, valid: (entry: unknown) => boolean): boolean {
+  return typeof value === 'object' && value !== null && Object.values(value).every(valid);
+}
+
+function isEventHook(hook: unknown): boolean {
+  return typeof hook === 'function' || (typeof hook === 'object' && hook !== null && typeof (hook as { handle?: unknown }).handle === 'function');
+}
 
 /** Problems with a plugin object, as sentences; empty when it is well formed. */
 export function pluginProblems(value: unknown): string[] {
@@ -54,11 +75,11 @@ export function pluginProblems(value: unknown): string[] {
   for (const key of ['routes', 'publicRoutes', 'jobs', 'register', 'bootstrap'] as const) {
     if (plugin[key] !== undefined && typeof plugin[key] !== 'function') problems.push(`${key} must be a function`);
   }
-  if (plugin.events !== undefined) {
-    const events = plugin.events;
-    if (typeof events !== 'object' || events === null || Object.values(events).some((hook) => typeof hook !== 'function')) {
-      problems.push('events must map event names to functions');
-    }
+  if (plugin.events !== undefined && !mapsTo(plugin.events, isEventHook)) {
+    problems.push('events must map event names to functions or { durable, handle } objects');
+  }
+  if (plugin.steps !== undefined && !mapsTo(plugin.steps, (step) => typeof step === 'function')) {
+    problems.push('steps must map step names to functions');
   }
   return problems;
 }

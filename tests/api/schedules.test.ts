@@ -468,6 +468,8 @@ describe('delivery', () => {
       .returning('id');
     await Schedule.query(db).findById(created.id).patch({ status: 'AGENDADA', ticketId: opened.body.id, messageId: message.id });
     await bus.emit('message.send_failed', t.companyId, { messageId: message.id, ticketId: opened.body.id, error: 'ERR_SENDING_WAPP_MSG' });
+    // The hook is durable: it runs as a job, a moment after the event.
+    await expect.poll(async () => (await row(server, created.id)).status, { timeout: 5000 }).toBe('ERRO');
     expect(await row(server, created.id)).toMatchObject({ status: 'ERRO', error: 'ERR_SENDING_WAPP_MSG', sentAt: null });
     await scheduleFrame(colleagueSocket, t.companyId, (d) => d.action === 'update' && d.schedule.id === created.id && d.schedule.status === 'ERRO');
   });
