@@ -85,7 +85,9 @@ export async function startAtende(config: Config, log: Logger, hooks: BootHooks 
     await step(log, 'plugins bootstrap', () => plugins.bootstrap());
     await step(log, 'jobs', () => container.jobs.start());
     await step(log, 'ticket automations', () => container.services.ticketAutomations.schedule());
-    // Stops run backwards: sessions stop first, then the pipeline finishes what they delivered.
+    // Stops run backwards: sessions stop first, then the pipeline finishes what they delivered,
+    // then the plugins' event hooks what the pipeline told them.
+    stops.push(() => container.bus.idle());
     stops.push(() => container.services.pipeline.idle());
     stops.push(() => container.sessions.stopAll());
     await step(log, 'inbound journal', () => container.sessions.resumeJournal());

@@ -105,7 +105,7 @@ export function createContainer(config: Config, log: Logger): Container {
   services.quickMessages = new QuickMessagesService(infra);
   services.helps = new HelpsService(infra);
 
-  services.ticketEvents = new TicketEvents(realtime);
+  services.ticketEvents = new TicketEvents(realtime, bus);
   const events = services.ticketEvents;
   services.outbound = new OutboundService(infra, { sessions, events });
   services.messages = new MessagesService(infra, { sessions, events, outbound: services.outbound });
@@ -116,6 +116,7 @@ export function createContainer(config: Config, log: Logger): Container {
   services.pipeline = new InboundPipeline(infra, {
     settings: services.settings,
     outbound: services.outbound,
+    tickets: services.tickets,
     events,
     sessions,
     journal,

@@ -8,8 +8,10 @@ export type {
   PluginApp,
   PluginConfigSchema,
   PluginDefinition,
+  PluginEventHandler,
   PluginEventHook,
   PluginEvents,
+  PluginStep,
   PluginJoinRule,
   PluginRealtime,
   PluginServices,
@@ -25,7 +27,9 @@ export {
   ValidationError,
 } from './errors.js';
 export { booleanQuery, id, idParam, MAX_ID, pageNumberQuery, routeId, validate } from './http/validate.js';
-export { Events, type DomainEvent, type EventName } from './events/event-bus.js';
+export { Events, type DomainEvent, type EventName, type EventOf, type EventPayloads, type KnownEventName, type PayloadOf } from './events/event-bus.js';
+export type { Change, TicketChanges, TicketPlace } from './events/catalogue.js';
+export type { Turn } from './modules/pipeline/steps/conversation-steps.js';
 export type { AppContext, AppRouter, AppState } from './http/context.js';
 export type { JobData, JobHandler, JobOptions, JobScheduler } from './jobs/job-engine.js';
 export type { AuthUser, Profile } from './auth/auth-user.js';

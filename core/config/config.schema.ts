@@ -103,6 +103,11 @@ export const configEntries = {
     doc: 'Enables the simulated WhatsApp provider and its test API (demo mode enables it too)',
     schema: z.preprocess((v) => (typeof v === 'string' ? v === 'true' || v === '1' : v), z.boolean().default(false)),
   },
+  stepTimeoutMs: {
+    env: ['ATENDE_STEP_TIMEOUT_MS'],
+    doc: 'How long one conversation step may take (ms) before the ticket is handed to the agents',
+    schema: z.coerce.number().int().min(1).default(30_000),
+  },
 } as const;
 
 export type ConfigKey = keyof typeof configEntries;

@@ -1,65 +1,50 @@
+import { KeyedSerializer } from '../keyed-serializer.js';
 import type { Logger } from '../logger.js';
+import type { DomainEvent, EventName, EventOf, PayloadOf } from './catalogue.js';
 
-/** Domain event names, kept in one place (dotted, past tense). */
-export const Events = {
-  companyCreated: 'company.created',
-  companyUpdated: 'company.updated',
-  companyDeleted: 'company.deleted',
-  userCreated: 'user.created',
-  userUpdated: 'user.updated',
-  userDeleted: 'user.deleted',
-  userLoggedIn: 'user.logged_in',
-  settingUpdated: 'setting.updated',
-  planUpdated: 'plan.updated',
-  messageReceived: 'message.received',
-  messageAck: 'message.ack',
-  messageRevoked: 'message.revoked',
-  messageEdited: 'message.edited',
-  /** An outgoing message was taken by WhatsApp: `{ messageId, ticketId }`. */
-  messageSent: 'message.sent',
-  /** An outgoing message failed its last attempt: `{ messageId, ticketId, error }`. */
-  messageSendFailed: 'message.send_failed',
-  callReceived: 'call.received',
-  contactSeen: 'contact.seen',
-  /** A connection's session reached CONNECTED (saved): `{ connectionId, companyId }`. */
-  whatsappConnected: 'whatsapp.connected',
-} as const;
+export { Events } from './catalogue.js';
+export type { DomainEvent, EventName, EventOf, EventPayloads, KnownEventName, PayloadOf } from './catalogue.js';
 
-export type EventName = (typeof Events)[keyof typeof Events] | (string & {});
+export type EventHandler<N extends EventName = EventName> = (event: EventOf<N>) => Promise<void> | void;
 
-export interface DomainEvent<T = unknown> {
-  name: EventName;
-  companyId: number | null;
-  payload: T;
+interface Subscription {
+  label: string;
+  handler: (event: DomainEvent) => Promise<void> | void;
 }
 
-export type EventHandler = (event: DomainEvent) => Promise<void> | void;
-
 /**
- * In-process domain events. Handlers run after the write that emitted them; a failing handler is
- * logged and never fails the emitter nor the other handlers.
+ * In-process domain events with two dispatchers (Chatwoot's): `on` handlers are the core's own
+ * (live frames, caches, the pipeline's intake) and run in order inside `emit`, which awaits them;
+ * `listen` handlers (plugin hooks) are queued per label and run after, one event at a time per
+ * label, never awaited by the emitter: a slow listener holds neither the request nor the inbound
+ * path, only its own later events. A failing handler of either kind is logged and never fails the
+ * emitter nor the other handlers. Emitters call `emit` after their transaction has committed.
  */
 export class EventBus {
-  private readonly handlers = new Map<string, { label: string; handler: EventHandler }[]>();
+  private readonly handlers = new Map<string, Subscription[]>();
+  private readonly listeners = new Map<string, Subscription[]>();
+  private readonly queues: KeyedSerializer;
 
-  constructor(private readonly log: Logger) {}
-
-  on(name: EventName, handler: EventHandler, label = 'core'): () => void {
-    const list = this.handlers.get(name) ?? [];
-    const entry = { label, handler };
-    list.push(entry);
-    this.handlers.set(name, list);
-    return () => {
-      const current = this.handlers.get(name) ?? [];
-      this.handlers.set(
-        name,
-        current.filter((e) => e !== entry),
-      );
-    };
+  constructor(private readonly log: Logger) {
+    this.queues = new KeyedSerializer((err, label) => this.log.error({ err, handler: label }, 'event listener failed'));
   }
 
-  async emit<T>(name: EventName, companyId: number | null, payload: T): Promise<void> {
-    const event: DomainEvent<T> = { name, companyId, payload };
+  /** A core handler: runs inside emit, in subscription order. */
+  on<N extends EventName>(name: N, handler: EventHandler<N>, label = 'core'): () => void {
+    return this.add(this.handlers, name, handler as Subscription['handler'], label);
+  }
+
+  /** A listener: queued behind the label's earlier events, run after emit has returned. */
+  listen<N extends EventName>(name: N, handler: EventHandler<N>, label: string): () => void {
+    return this.add(this.listeners, name, handler as Subscription['handler'], label);
+  }
+
+  /** Never rejects. */
+  async emit<N extends EventName>(name: N, companyId: number | null, payload: PayloadOf<N>): Promise<void> {
+    const event: DomainEvent = { name, companyId, payload };
+    for (const { label, handler } of this.listeners.get(name) ?? []) {
+      void this.queues.run(label, async () => handler(event));
+    }
     for (const { label, handler } of this.handlers.get(name) ?? []) {
       try {
         await handler(event);
@@ -67,5 +52,16 @@ export class EventBus {
         this.log.error({ err, event: name, handler: label }, 'event handler failed');
       }
     }
+  }
+
+  /** Resolves once every listener queued so far (and meanwhile) has run: shutdown and tests. */
+  idle(): Promise<void> {
+    return this.queues.idle();
+  }
+
+  private add(map: Map<string, Subscription[]>, name: string, handler: EventHandler, label: string): () => void {
+    const entry = { label, handler };
+    map.set(name, [...(map.get(name) ?? []), entry]);
+    return () => map.set(name, (map.get(name) ?? []).filter((e) => e !== entry));
   }
 }

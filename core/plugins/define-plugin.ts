@@ -2,10 +2,11 @@ import type { z } from 'zod';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { Services } from '../container.js';
 import type { Database } from '../db/database.js';
-import type { DomainEvent, EventHandler, EventName } from '../events/event-bus.js';
+import type { EventHandler, EventName, EventOf, KnownEventName } from '../events/event-bus.js';
 import type { AppRouter } from '../http/context.js';
 import type { JobScheduler } from '../jobs/job-engine.js';
 import type { Logger } from '../logger.js';
+import type { Turn } from '../modules/pipeline/steps/conversation-steps.js';
 import { FEATURE_KEY, type PlanLabel, type PlanLimitDeclaration } from '../modules/plans/plan-catalogue.js';
 import type { MediaStorage } from '../storage/media-storage.js';
 
@@ -48,7 +49,19 @@ export interface PluginApp<C = unknown> {
   services: PluginServices;
 }
 
-export type PluginEventHook<C = unknown> = (event: DomainEvent, app: PluginApp<C>) => Promise<void>;
+export type PluginEventHandler<N extends KnownEventName = KnownEventName, C = unknown> = (event: EventOf<N>, app: PluginApp<C>) => Promise<void>;
+
+/**
+ * An event hook: a handler, run after the emitter's commit in the plugin's own queue, or
+ * `{ durable: true, handle }`, delivered through a job written as the event is emitted and retried
+ * when the handler throws, so that neither a crash nor a failing handler loses the event.
+ */
+export type PluginEventHook<N extends KnownEventName = KnownEventName, C = unknown> =
+  | PluginEventHandler<N, C>
+  | { durable?: boolean; handle: PluginEventHandler<N, C> };
+
+/** A conversation step: true claims the turn (later steps and the chatbot do not run), false passes. */
+export type PluginStep<C = unknown> = (turn: Turn, app: PluginApp<C>) => Promise<boolean>;
 
 /**
  * A realtime join rule: answers the room (inside the plugin's namespace, without the prefix) a
@@ -90,7 +103,9 @@ export interface PluginDefinition<S extends PluginConfigSchema = PluginConfigSch
   /** Job definitions; a job whose data has a companyId is skipped when the flag is off for it at run time. */
   jobs?(jobs: JobScheduler, app: PluginApp<C>): void | Promise<void>;
   /** Domain event hooks, called for companies with the flag (and for events of no company). */
-  events?: Partial<Record<EventName, PluginEventHook<C>>>;
+  events?: { [N in KnownEventName]?: PluginEventHook<N, C> };
+  /** Conversation steps, in declaration order, before the core chatbot; for companies with the flag. */
+  steps?: Record<string, PluginStep<C>>;
   /** Realtime join rules by client frame type (`joinBoard`); refused at start if the type is taken. */
   joins?: Record<string, PluginJoinRule<C>>;
   /** Web pages and menu entries, built into the SPA (folder relative to the entry module). */
@@ -107,8 +122,16 @@ const PLUGIN_NAME = /^[a-z][a-z0-9-]*$/;
 /** A join frame type; its leave<Something> twin leaves the same room. */
 const JOIN_FRAME = /^join[A-Z][A-Za-z0-9]*$/;
 
-function isFunctionMap(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && Object.values(value).every((hook) => typeof hook === 'function');
+function isFunction(value: unknown): boolean {
+  return typeof value === 'function';
+}
+
+function mapsTo(value: unknown, valid: (entry: unknown) => boolean): boolean {
+  return typeof value === 'object' && value !== null && Object.values(value).every(valid);
+}
+
+function isEventHook(hook: unknown): boolean {
+  return typeof hook === 'function' || (typeof hook === 'object' && hook !== null && typeof (hook as { handle?: unknown }).handle === 'function');
 }
 
 /** Problems with a plugin object, as sentences; empty when it is well formed. */
@@ -129,10 +152,13 @@ export function pluginProblems(value: unknown): string[] {
     if (plugin[key] !== undefined && typeof plugin[key] !== 'function') problems.push(`${key} must be a function`);
   }
   if (plugin.rawBody !== undefined && typeof plugin.rawBody !== 'boolean') problems.push('rawBody must be true or false');
-  if (plugin.events !== undefined && !isFunctionMap(plugin.events)) problems.push('events must map event names to functions');
+  if (plugin.events !== undefined && !mapsTo(plugin.events, isEventHook)) {
+    problems.push('events must map event names to functions or { durable, handle } objects');
+  }
+  if (plugin.steps !== undefined && !mapsTo(plugin.steps, isFunction)) problems.push('steps must map step names to functions');
   if (plugin.joins !== undefined) {
     const joins = plugin.joins;
-    if (!isFunctionMap(joins) || Object.keys(joins as object).some((type) => !JOIN_FRAME.test(type))) {
+    if (!mapsTo(joins, isFunction) || Object.keys(joins as object).some((type) => !JOIN_FRAME.test(type))) {
       problems.push('joins must map client frame types named join<Something> to functions');
     }
   }

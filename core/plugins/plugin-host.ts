@@ -1,25 +1,33 @@
 import Router from '@koa/router';
 import type { Next } from 'koa';
+import { exponential } from 'agenda';
 import { ConfigError } from '../config/load-config.js';
 import type { Container } from '../container.js';
+import type { DomainEvent, EventOf, KnownEventName } from '../events/event-bus.js';
 import { PlanFeatureDisabledError } from '../errors.js';
 import { requireAuth } from '../http/auth.middleware.js';
 import type { AppContext, AppRouter, AppState } from '../http/context.js';
 import type { PluginRouter } from '../http/app.js';
 import type { JobData, JobHandler, JobOptions, JobScheduler } from '../jobs/job-engine.js';
 import type { Logger } from '../logger.js';
-import { PLUGIN_SERVICES, type PluginApp, type PluginServices } from './define-plugin.js';
+import { PLUGIN_SERVICES, type PluginApp, type PluginEventHandler, type PluginEventHook, type PluginServices } from './define-plugin.js';
 import { loadPlugins, type LoadedPlugin } from './plugin-loader.js';
 
 interface HostedPlugin extends LoadedPlugin {
   app: PluginApp<Record<string, unknown>>;
 }
 
+/** A plugin's durable hooks run as `<plugin>.events` jobs: the event is a fact, so it travels whole. */
+const DURABLE_EVENT_JOB = 'events';
+type DurableEventJob = { event: string; companyId: number | null; payload: string };
+/** A durable hook that throws is tried again: 1 s, 2 s, 4 s… up to ten times. */
+const DURABLE_EVENT_BACKOFF = exponential({ delay: 1000, maxRetries: 10 });
+
 /**
  * Runs the installed plugins' hooks at their step of start-up and shutdown, each once, in plugin
- * order, and owns what they share: the plan flag checks on routes, socket joins, jobs and event
- * hooks, the plugin-scoped logger, namespaced realtime rooms, and error isolation (a failing event
- * hook is logged, never felt by the emitter).
+ * order, and owns what they share: the plan flag checks on routes, socket joins, jobs, event hooks
+ * and conversation steps, the plugin-scoped logger, namespaced realtime rooms, and error isolation
+ * (a failing event hook is logged, never felt by the emitter).
  */
 export class PluginHost {
   readonly plugins: HostedPlugin[];
@@ -56,22 +64,65 @@ export class PluginHost {
       const { definition, app } = plugin;
       await this.run(plugin, 'register', () => definition.register?.(app));
       await this.run(plugin, 'jobs', () => definition.jobs?.(app.jobs, app));
-      for (const [event, hook] of Object.entries(definition.events ?? {})) {
-        if (!hook) continue;
-        this.c.bus.on(
-          event,
-          async (e) => {
-            try {
-              if (e.companyId !== null && !(await this.enabled(definition.flag, e.companyId))) return;
-              await hook(e, app);
-            } catch (err) {
-              app.log.error({ err, event: e.name }, 'plugin event hook failed');
-            }
-          },
-          `plugin:${definition.name}`,
-        );
+      this.hookEvents(plugin);
+      for (const [name, step] of Object.entries(definition.steps ?? {})) {
+        this.c.services.pipeline.steps.add({
+          name: `${definition.name}.${name}`,
+          run: async (turn) => (await this.enabled(definition.flag, turn.companyId)) && step(turn, app),
+        });
       }
       this.defineJoins(plugin);
+    }
+  }
+
+  /**
+   * A plugin's event hooks, called only for companies with its flag (and for events of no
+   * company). Plain hooks run in the plugin's own queue after the emitter has moved on; a failure
+   * is logged. Durable ones go through the plugin's event job, written as the event is emitted
+   * (after the commit) and retried with backoff while the hook throws.
+   */
+  private hookEvents({ definition, app }: HostedPlugin): void {
+    const label = `plugin:${definition.name}`;
+    const durable = new Map<string, PluginEventHandler>();
+    const wanted = async (e: DomainEvent) => e.companyId === null || (await this.enabled(definition.flag, e.companyId));
+    for (const [event, hook] of Object.entries(definition.events ?? {}) as [KnownEventName, PluginEventHook | undefined][]) {
+      if (!hook) continue;
+      const handle = (typeof hook === 'function' ? hook : hook.handle) as PluginEventHandler;
+      if (typeof hook !== 'function' && hook.durable) {
+        durable.set(event, handle);
+        continue;
+      }
+      this.c.bus.listen(
+        event,
+        async (e) => {
+          try {
+            if (await wanted(e)) await handle(e as EventOf<KnownEventName>, app);
+          } catch (err) {
+            app.log.error({ err, event: e.name }, 'plugin event hook failed');
+          }
+        },
+        label,
+      );
+    }
+    if (durable.size === 0) return;
+
+    const job = `${definition.name}.${DURABLE_EVENT_JOB}`;
+    app.jobs.define<DurableEventJob>(
+      job,
+      async ({ event, companyId, payload }) => {
+        const e = { name: event, companyId, payload: JSON.parse(payload) as unknown } as EventOf<KnownEventName>;
+        await durable.get(event)?.(e, app);
+      },
+      { backoff: DURABLE_EVENT_BACKOFF },
+    );
+    for (const event of durable.keys()) {
+      this.c.bus.on(
+        event,
+        async (e) => {
+          if (await wanted(e)) await this.c.jobs.now<DurableEventJob>(job, { event, companyId: e.companyId, payload: JSON.stringify(e.payload) });
+        },
+        label,
+      );
     }
   }
 

@@ -23,14 +23,16 @@ export default definePlugin({
     // server was stopped run as it starts; the sweep is for a job that was never written.
     await app.jobs.every(SWEEP_EVERY_MS, SCHEDULES_SWEEP_JOB);
   },
+  // Durable: a crash between the send and these hooks must not leave a schedule AGENDADA (the
+  // sweep also settles one whose message is already sent or failed).
   events: {
-    [Events.messageSent]: async (event, app) => {
-      const { messageId } = event.payload as { messageId: number };
-      await new ScheduleSender(app).delivered(event.companyId!, messageId);
+    [Events.messageSent]: {
+      durable: true,
+      handle: async (event, app) => new ScheduleSender(app).delivered(event.companyId!, event.payload.messageId),
     },
-    [Events.messageSendFailed]: async (event, app) => {
-      const { messageId, error } = event.payload as { messageId: number; error: string };
-      await new ScheduleSender(app).failed(event.companyId!, messageId, error);
+    [Events.messageSendFailed]: {
+      durable: true,
+      handle: async (event, app) => new ScheduleSender(app).failed(event.companyId!, event.payload.messageId, event.payload.error),
     },
   },
 });

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { isPostgres } from '../../core/db/database.js';
 import { AppError } from '../../core/errors.js';
 import { Contact } from '../../core/modules/contacts/contact.model.js';
-import type { OutgoingMessage } from '../../core/modules/messages/outbound.service.js';
+import { SEND_FAILED, type OutgoingMessage } from '../../core/modules/messages/outbound.service.js';
 import { outgoingMediaKind } from '../../core/modules/messages/outgoing-media.js';
 import { renderTemplate } from '../../core/modules/tickets/templates.js';
 import type { PluginApp } from '../../core/plugins/define-plugin.js';
@@ -77,11 +77,16 @@ export class ScheduleSender {
     return true;
   }
 
-  /** The PENDENTE schedules more than SWEEP_GRACE_MS late, of companies whose plan has schedules. */
+  /**
+   * The PENDENTE schedules more than SWEEP_GRACE_MS late, of companies whose plan has schedules,
+   * are sent; AGENDADA ones whose message the send queue has settled get its outcome (the
+   * message.sent hook is durable, this covers a job that was never written).
+   */
   async sweep(): Promise<number> {
     const { db } = this.app;
     const cutoff = new Date(Date.now() - SWEEP_GRACE_MS).toISOString();
     const enabled = this.app.services.plans.companiesWith('useSchedules', db);
+    await this.settleAll(enabled);
     let sent = 0;
     let afterId = 0;
     for (;;) {
@@ -116,6 +121,22 @@ export class ScheduleSender {
   }
 
   // ---- helpers ------------------------------------------------------------------------------
+
+  /** AGENDADA schedules whose message is already sent or failed: the outcome the hooks would have written. */
+  private async settleAll(enabled: Knex.QueryBuilder): Promise<void> {
+    const settled: { companyId: number; messageId: number; sendStatus: 'sent' | 'failed'; sendError: string | null }[] = await this.app
+      .db('schedules')
+      .join('messages', 'messages.id', 'schedules.messageId')
+      .where('schedules.status', 'AGENDADA')
+      .whereIn('messages.sendStatus', ['sent', 'failed'])
+      .whereIn('schedules.companyId', enabled.clone())
+      .limit(SWEEP_BATCH)
+      .select('schedules.companyId', 'schedules.messageId', 'messages.sendStatus', 'messages.sendError');
+    for (const { companyId, messageId, sendStatus, sendError } of settled) {
+      if (sendStatus === 'sent') await this.delivered(companyId, messageId);
+      else await this.failed(companyId, messageId, sendError ?? SEND_FAILED);
+    }
+  }
 
   /** Moves the AGENDADA schedule of a message to its outcome (a message of no schedule changes nothing). */
   private async settle(companyId: number, messageId: number, patch: Partial<Pick<Schedule, 'status' | 'sentAt' | 'error'>>): Promise<void> {

@@ -35,7 +35,9 @@ async function tenant(name: string, useKanban: boolean) {
   return { companyId: company.id, planId: plan.id, email, token };
 }
 
-function notes(companyId: number): Promise<{ text: string }[]> {
+/** The company's notes once the plugins' event hooks have handled every event so far. */
+async function notes(companyId: number): Promise<{ text: string }[]> {
+  await server.atende.container.bus.idle();
   return server.atende.container.db('sample_notes').where('companyId', companyId).orderBy('id');
 }
 

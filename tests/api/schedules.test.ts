@@ -455,6 +455,29 @@ describe('delivery', () => {
     expect((await row(server, off.id)).status).toBe('PENDENTE');
   });
 
+  it('the sweep settles an AGENDADA schedule whose message was sent but whose hook never ran (a crash between them)', async () => {
+    const { db } = server.atende.container;
+    const contact = await contactOf(server, t);
+    const opened = await server.call('POST', '/api/tickets', { token: t.admin.token, body: { contactId: contact.id } });
+    const sentOne = await createSchedule(server, agent.token, { body: 'Esta foi enviada', contactId: contact.id, sendAt: inMs(HOUR) });
+    const failedOne = await createSchedule(server, agent.token, { body: 'Esta não foi enviada', contactId: contact.id, sendAt: inMs(HOUR) });
+    // As a crash leaves them: the send queue settled the messages, no event ever reached the plugin.
+    const now = new Date().toISOString();
+    const message = (wid: string, sendStatus: string, sendError: string | null) =>
+      db('messages')
+        .insert({ companyId: t.companyId, wid, ticketId: opened.body.id, body: wid, fromMe: true, read: true, ack: 1, sendStatus, sendError, createdAt: now, updatedAt: now })
+        .returning('id');
+    const [sent] = await message('3EB0CRASHSENT', 'sent', null);
+    const [failed] = await message('3EB0CRASHFAIL', 'failed', 'ERR_SENDING_WAPP_MSG');
+    await Schedule.query(db).findById(sentOne.id).patch({ status: 'AGENDADA', ticketId: opened.body.id, messageId: sent.id });
+    await Schedule.query(db).findById(failedOne.id).patch({ status: 'AGENDADA', ticketId: opened.body.id, messageId: failed.id });
+
+    await runJob(server, SCHEDULES_SWEEP_JOB, {});
+    expect(await row(server, sentOne.id)).toMatchObject({ status: 'ENVIADA', error: null });
+    expect((await row(server, sentOne.id)).sentAt).not.toBeNull();
+    expect(await row(server, failedOne.id)).toMatchObject({ status: 'ERRO', error: 'ERR_SENDING_WAPP_MSG' });
+  });
+
   it('a send that failed for good makes the schedule ERRO with the reason', async () => {
     const { db, bus } = server.atende.container;
     const contact = await contactOf(server, t);
@@ -467,6 +490,8 @@ describe('delivery', () => {
       .returning('id');
     await Schedule.query(db).findById(created.id).patch({ status: 'AGENDADA', ticketId: opened.body.id, messageId: message.id });
     await bus.emit('message.send_failed', t.companyId, { messageId: message.id, ticketId: opened.body.id, error: 'ERR_SENDING_WAPP_MSG' });
+    // The hook is durable: it runs as a job, a moment after the event.
+    await expect.poll(async () => (await row(server, created.id)).status, { timeout: 5000 }).toBe('ERRO');
     expect(await row(server, created.id)).toMatchObject({ status: 'ERRO', error: 'ERR_SENDING_WAPP_MSG', sentAt: null });
     await scheduleFrame(colleagueSocket, t.companyId, (d) => d.action === 'update' && d.schedule.id === created.id && d.schedule.status === 'ERRO');
   });

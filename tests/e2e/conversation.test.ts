@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import type { NormalizedMessage } from '../../core/channels/driver.js';
 import { Events } from '../../core/events/event-bus.js';
 import { loginThroughUi, BrowserPool, shot } from './browser.js';
 import { describeE2E } from './setup.js';
@@ -63,7 +64,7 @@ async function providerDelivers(message: Record<string, unknown>): Promise<void>
     connectionId,
     companyId: tenant.companyId,
     type: 'message',
-    message: { isGroup: false, fromMe: false, body: '', timestamp: new Date().toISOString(), ...message },
+    message: { isGroup: false, fromMe: false, body: '', timestamp: new Date().toISOString(), ...message } as NormalizedMessage,
   });
 }
 

@@ -9,6 +9,7 @@ import { isAdmin } from '../../auth/auth-user.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import { uniqueOr } from '../../db/unique-violation.js';
 import { AppError, ConflictError, ForbiddenError, NotFoundError } from '../../errors.js';
+import { Events } from '../../events/event-bus.js';
 import { validate } from '../../http/validate.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import { Whatsapp } from '../whatsapp/whatsapp.model.js';
@@ -366,8 +367,11 @@ export class ContactsService {
     };
   }
 
+  /** The live frame; a created or updated contact is also a domain event. */
   private publish(companyId: number, data: ContactFrame): void {
     this.infra.realtime.publish(companyId, `company-${companyId}-contact`, data);
+    if (data.action === 'create') void this.infra.bus.emit(Events.contactCreated, companyId, { contact: data.contact });
+    if (data.action === 'update') void this.infra.bus.emit(Events.contactUpdated, companyId, { contact: data.contact });
   }
 }
 

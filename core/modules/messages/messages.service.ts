@@ -206,7 +206,9 @@ export class MessagesService {
   /** Acks only grow: a late or replayed lower one changes nothing. */
   private async acked(event: ProviderEvent & { ack: number }): Promise<void> {
     const changed = await this.byWid(event).where('ack', '<', event.ack).update({ ack: event.ack, updatedAt: new Date().toISOString() });
-    if (changed > 0) await this.announce(event);
+    if (changed === 0) return;
+    const message = await this.announce(event);
+    if (message) await this.infra.bus.emit(Events.messageStatus, event.companyId, { messageId: message.id, ticketId: message.ticketId, status: event.ack });
   }
 
   private async revoked(event: ProviderEvent): Promise<void> {
@@ -228,9 +230,10 @@ export class MessagesService {
     return this.infra.db('messages').where({ companyId: event.companyId, wid: event.id });
   }
 
-  private async announce(event: ProviderEvent): Promise<void> {
-    const message = await Message.query(this.infra.db).findOne({ companyId: event.companyId, wid: event.id }).select('id');
+  private async announce(event: ProviderEvent): Promise<Pick<Message, 'id' | 'ticketId'> | undefined> {
+    const message = await Message.query(this.infra.db).findOne({ companyId: event.companyId, wid: event.id }).select('id', 'ticketId');
     if (message) await publishMessage(this.infra.db, this.deps.events, 'update', message.id);
+    return message;
   }
 
   // ---- helpers ------------------------------------------------------------------------------

@@ -224,6 +224,7 @@ export class OutboundService {
       });
     await publishMessage(db, this.deps.events, 'update', message.id);
     await this.infra.bus.emit(Events.messageSent, message.companyId, { messageId: message.id, ticketId: message.ticketId });
+    await this.infra.bus.emit(Events.messageStatus, message.companyId, { messageId: message.id, ticketId: message.ticketId, status: 'sent' });
     return undefined;
   }
 
@@ -240,7 +241,9 @@ export class OutboundService {
       await this.infra.jobs.schedule(new Date(Date.now() + delay), SEND_JOB, { messageId: message.id });
     }
     await publishMessage(this.infra.db, this.deps.events, 'update', message.id);
-    if (last) await this.infra.bus.emit(Events.messageSendFailed, message.companyId, { messageId: message.id, ticketId: message.ticketId, error: SEND_FAILED });
+    if (!last) return;
+    await this.infra.bus.emit(Events.messageSendFailed, message.companyId, { messageId: message.id, ticketId: message.ticketId, error: SEND_FAILED });
+    await this.infra.bus.emit(Events.messageStatus, message.companyId, { messageId: message.id, ticketId: message.ticketId, status: 'failed' });
   }
 
   /** Hands the message to its ticket's connection, with its own id. */

@@ -7,6 +7,7 @@ import { Events } from '../../events/event-bus.js';
 import type { Contact } from '../contacts/contact.model.js';
 import { refreshWhatsappContact, upsertWhatsappContact } from '../contacts/contacts.service.js';
 import { loadMessage } from '../messages/message-events.js';
+import { toMessageView } from '../messages/message-view.js';
 import type { Message } from '../messages/message.model.js';
 import type { OutboundService } from '../messages/outbound.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
@@ -14,14 +15,17 @@ import { renderTemplate } from '../tickets/templates.js';
 import type { TicketEvents } from '../tickets/ticket-events.js';
 import { loadTicket } from '../tickets/ticket-view.js';
 import type { Ticket } from '../tickets/ticket.model.js';
+import type { TicketsService } from '../tickets/tickets.service.js';
 import { Chatbot } from './chatbot/chatbot.js';
+import { chatbotStep } from './chatbot/chatbot-step.js';
 import { ProfilePictures } from './profile-pictures.js';
 import { activeTicketOf, createPendingTicket, type TicketKey } from './find-or-create-ticket.js';
 import type { InboundJournal, Journaled, JournalReceipt } from './inbound-journal.js';
-import { KeyedSerializer } from './keyed-serializer.js';
+import { KeyedSerializer } from '../../keyed-serializer.js';
 import { wallTime } from './out-of-hours.js';
 import { PipelineCache } from './pipeline-cache.js';
 import { takeRatingAnswer } from './rating.js';
+import { ConversationSteps } from './steps/conversation-steps.js';
 import { TicketGraphs } from './ticket-graph.js';
 import { insertMessage, messageByWid, touchTicket } from './store-message.js';
 
@@ -64,6 +68,7 @@ interface Stored {
   message: Message;
   ticket: Ticket;
   contact: Contact;
+  contactCreated: boolean;
   contactChanged: boolean;
   createdTicket: boolean;
   /** The message answered a rating question (stored on the closed ticket). */
@@ -86,7 +91,8 @@ function isEmpty(message: NormalizedMessage): boolean {
 
 /**
  * The inbound pipeline (DESIGN §5): every message a driver reports becomes a contact, a ticket and
- * a stored message, then the bot steps run and the live events go out.
+ * a stored message, the live and domain events go out, then the conversation steps get the turn
+ * (plugins' bots, then the chatbot menu), outside the chat's queue.
  *
  * Events of one chat (connection + chat id) are handled one at a time in the order they came, and
  * different chats side by side. The bus handler only queues the work, so a busy chat never holds
@@ -95,6 +101,8 @@ function isEmpty(message: NormalizedMessage): boolean {
  * the chat's next message goes on.
  */
 export class InboundPipeline {
+  /** Plugins add their steps here, before the chatbot menu. */
+  readonly steps: ConversationSteps;
   private readonly serializer: KeyedSerializer;
   private readonly cache: PipelineCache;
   private readonly chatbot: Chatbot;
@@ -106,6 +114,7 @@ export class InboundPipeline {
     private readonly deps: {
       settings: SettingsService;
       outbound: OutboundService;
+      tickets: TicketsService;
       events: TicketEvents;
       sessions: SessionManager;
       journal: InboundJournal;
@@ -117,6 +126,7 @@ export class InboundPipeline {
     this.graphs = new TicketGraphs(infra.db, this.cache);
     this.chatbot = new Chatbot(infra, { cache: this.cache, graphs: this.graphs, outbound: deps.outbound, events: deps.events });
     this.pictures = new ProfilePictures(infra, { sessions: deps.sessions, events: deps.events });
+    this.steps = new ConversationSteps(infra, { outbound: deps.outbound, tickets: deps.tickets, last: chatbotStep(this.chatbot) });
   }
 
   /** Subscribes to the driver events on the bus. */
@@ -125,7 +135,7 @@ export class InboundPipeline {
     bus.on(
       Events.messageReceived,
       (event) => {
-        const received = event.payload as MessageReceived;
+        const received = event.payload as unknown as MessageReceived;
         this.queue(received.connectionId, received.message.chatId, received.entryId, (receipt) => this.receive(received, receipt));
       },
       'pipeline',
@@ -133,7 +143,7 @@ export class InboundPipeline {
     bus.on(
       Events.callReceived,
       (event) => {
-        const call = event.payload as CallReceived;
+        const call = event.payload as unknown as CallReceived;
         this.queue(call.connectionId, call.from.number, call.entryId, (receipt) => this.call(call, receipt));
       },
       'pipeline',
@@ -141,7 +151,7 @@ export class InboundPipeline {
     bus.on(
       Events.contactSeen,
       (event) => {
-        const seen = event.payload as ContactSeen;
+        const seen = event.payload as unknown as ContactSeen;
         void this.serializer.run(this.chatKey(seen.connectionId, seen.number), () => this.seen(seen));
       },
       'pipeline',
@@ -151,6 +161,7 @@ export class InboundPipeline {
   /** Resolves once every event received so far is handled (shutdown, before the database closes; tests). */
   async idle(): Promise<void> {
     await this.serializer.idle();
+    await this.steps.idle();
     await this.pictures.idle();
   }
 
@@ -183,9 +194,9 @@ export class InboundPipeline {
       await this.thankForRating(connectionId, ticket, contact);
       return;
     }
-    const botMayRun = !message.fromMe && !message.isGroup && ticket.status === 'pending' && ticket.userId === null;
-    if (botMayRun) {
-      await this.chatbot.handle({ ticket, contact, connectionId, text: message.body, firstMessage: outcome.createdTicket });
+    const stepsMayRun = !message.fromMe && !message.isGroup && ticket.status === 'pending' && ticket.userId === null;
+    if (stepsMayRun) {
+      this.steps.schedule({ ticketId: ticket.id, companyId, connectionId, contact, message: toMessageView(outcome.message), firstMessage: outcome.createdTicket });
     }
   }
 
@@ -231,7 +242,7 @@ export class InboundPipeline {
     }
 
     // The chat's contact: the person (or group) the company talks to, also for own-device messages.
-    const { contact, changed } = await upsertWhatsappContact(trx, {
+    const { contact, created, changed } = await upsertWhatsappContact(trx, {
       companyId,
       number: message.chatId,
       name: message.isGroup || message.fromMe ? '' : message.from.name,
@@ -252,7 +263,7 @@ export class InboundPipeline {
     }
     const row = await insertMessage(trx, { companyId, ticket, contactId: contact.id, message });
     ticket = await touchTicket(trx, ticket, message);
-    return { message: row, ticket, contact, contactChanged: changed, createdTicket, rate };
+    return { message: row, ticket, contact, contactCreated: created, contactChanged: changed, createdTicket, rate };
   }
 
   /** The driver's saved file of a message that was not stored (a replay, or a failed write): no row will ever own it. */
@@ -263,12 +274,13 @@ export class InboundPipeline {
     });
   }
 
-  /** After the commit: the new message and its ticket to the ticket's audience, a new or renamed contact to the company. */
+  /** After the commit: a new or renamed contact to the company, the new message and its ticket to the ticket's audience. */
   private async announce(connectionId: number, stored: Stored): Promise<void> {
     const ticket = await this.graphs.of(stored.ticket, stored.contact, await this.cache.connection(connectionId));
+    if (stored.contactChanged) this.deps.events.contact(stored.contact, stored.contactCreated);
+    if (stored.createdTicket) this.deps.events.created(ticket);
     this.deps.events.message('create', stored.message, ticket);
-    this.deps.events.updated(ticket);
-    if (stored.contactChanged) this.deps.events.contact(stored.contact);
+    if (!stored.createdTicket) this.deps.events.updated(ticket);
   }
 
   /** The rating was recorded: the connection's completion message closes the conversation. */
@@ -307,7 +319,7 @@ export class InboundPipeline {
       this.infra.db.transaction(async (trx): Promise<Stored | undefined> => {
         await receipt.settle(trx);
         if (await messageByWid(trx, companyId, message.id)) return undefined;
-        const { contact, changed } = await upsertWhatsappContact(trx, {
+        const { contact, created, changed } = await upsertWhatsappContact(trx, {
           companyId,
           number: message.chatId,
           name: call.from.name,
@@ -318,7 +330,7 @@ export class InboundPipeline {
         const active = await activeTicketOf(trx, key);
         const ticket = active ?? (await createPendingTicket(trx, key));
         const row = await insertMessage(trx, { companyId, ticket, contactId: contact.id, message });
-        return { message: row, ticket: await touchTicket(trx, ticket, message), contact, contactChanged: changed, createdTicket: !active };
+        return { message: row, ticket: await touchTicket(trx, ticket, message), contact, contactCreated: created, contactChanged: changed, createdTicket: !active };
       }),
     );
     if (!outcome) return;

@@ -21,9 +21,9 @@ export function tagsRoutes(c: Container): AppRouter {
   });
 
   router.post('/tags/sync', auth, async (ctx) => {
-    const synced = await tags.sync(ctx.state.user, validate(syncTagsSchema, ctx.request.body));
+    const { tagIds, ...synced } = await tags.sync(ctx.state.user, validate(syncTagsSchema, ctx.request.body));
     // The ticket's row shows its tags: its audience hears the change.
-    await c.services.tickets.publish(ctx.state.user.companyId, synced.ticketId);
+    await c.services.tickets.publish(ctx.state.user.companyId, synced.ticketId, tagIds);
     ctx.body = synced;
   });
 

@@ -116,10 +116,11 @@ export class TagsService {
   /**
    * POST /tags/sync: replaces a ticket's tags with `tags`. The ticket must be one the caller may
    * see, and every tag the caller's company's. Tags whose tickets count changed are announced with the new count.
+   * `tagIds`: the ticket's tag ids before and after (for the ticket's own announcement).
    */
-  async sync(actor: AuthUser, input: SyncTagsInput): Promise<{ ticketId: number; tags: TagView[] }> {
+  async sync(actor: AuthUser, input: SyncTagsInput): Promise<{ ticketId: number; tags: TagView[]; tagIds: { before: number[]; after: number[] } }> {
     const { ticketId } = input;
-    const { tags, changed } = await this.infra.db.transaction(async (trx) => {
+    const { tags, changed, before } = await this.infra.db.transaction(async (trx) => {
       await visibleTicket(trx, actor, ticketId);
       if (input.tags.length > 0) {
         const found = await Tag.query(trx).where('companyId', actor.companyId).whereIn('id', input.tags).resultSize();
@@ -132,10 +133,10 @@ export class TagsService {
       const changedIds = [...before.filter((id) => !next.has(id)), ...input.tags.filter((id) => !before.includes(id))];
       const load = (ids: number[]) =>
         ids.length === 0 ? Promise.resolve([]) : this.withCount(Tag.query(trx).where('tags.companyId', actor.companyId).whereIn('tags.id', ids)).orderBy('tags.name').orderBy('tags.id');
-      return { tags: (await load(input.tags)).map(toView), changed: (await load(changedIds)).map(toView) };
+      return { tags: (await load(input.tags)).map(toView), changed: (await load(changedIds)).map(toView), before };
     });
     for (const tag of changed) this.publish(actor.companyId, { action: 'update', tag });
-    return { ticketId, tags };
+    return { ticketId, tags, tagIds: { before, after: [...input.tags] } };
   }
 
   // ---- helpers ------------------------------------------------------------------------------

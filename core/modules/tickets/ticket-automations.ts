@@ -17,7 +17,7 @@ const AUTOMATIONS_EVERY_MS = 60_000;
 /** Tickets read per query; a run goes on batch after batch until none is left. */
 const BATCH = 200;
 
-type Candidate = Pick<Ticket, 'id' | 'companyId' | 'whatsappId' | 'queueId' | 'userId' | 'contactId' | 'updatedAt'>;
+type Candidate = Pick<Ticket, 'id' | 'companyId' | 'whatsappId' | 'queueId' | 'userId' | 'status' | 'contactId' | 'updatedAt'>;
 /** The condition a rule applies to, added to a query on tickets: the batch read and the claiming UPDATE. */
 type Eligible = (query: AnyQueryBuilder) => void;
 type Connection = Pick<Whatsapp, 'id' | 'companyId' | 'expiresTicket' | 'expiresInactiveMessage' | 'timeToTransfer' | 'transferQueueId'>;
@@ -104,7 +104,7 @@ export class TicketAutomations {
     let done = 0;
     let after: Candidate | undefined;
     for (;;) {
-      const query = Ticket.query(this.infra.db).select('id', 'companyId', 'whatsappId', 'queueId', 'userId', 'contactId', 'updatedAt');
+      const query = Ticket.query(this.infra.db).select('id', 'companyId', 'whatsappId', 'queueId', 'userId', 'status', 'contactId', 'updatedAt');
       eligible(query);
       if (after) {
         const { updatedAt, id } = after;
@@ -154,13 +154,13 @@ export class TicketAutomations {
       await tracking.queued(trx, { ...ticket, queueId });
       return true;
     });
-    if (changed) await this.announce(ticket);
+    if (changed) await this.announce(ticket, { transferred: true });
     return changed;
   }
 
   /** After commit: the ticket's new state to its audience and to the one it had before. */
-  private async announce(before: Candidate): Promise<void> {
+  private async announce(before: Candidate, options: { transferred?: boolean } = {}): Promise<void> {
     const ticket = await loadTicket(this.infra.db, before.companyId, before.id);
-    if (ticket) this.deps.events.updated(ticket, before);
+    if (ticket) this.deps.events.updated(ticket, before, options);
   }
 }

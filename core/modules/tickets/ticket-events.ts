@@ -1,12 +1,31 @@
 import type { Knex } from 'knex';
 import type { AuthUser } from '../../auth/auth-user.js';
+import type { TicketChanges } from '../../events/catalogue.js';
+import { Events, type EventBus } from '../../events/event-bus.js';
 import type { RealtimeHub, RoomsProvider } from '../../realtime/hub.js';
 import type { Contact } from '../contacts/contact.model.js';
+import { toContactView } from '../contacts/contacts.service.js';
 import type { Message } from '../messages/message.model.js';
 import { toMessageView } from '../messages/message-view.js';
 import type { Ticket } from './ticket.model.js';
 
 type Audience = Pick<Ticket, 'id' | 'userId' | 'queueId'>;
+
+/** A ticket as it was before a write: whom it showed to, and what ticket.updated compares. */
+export type TicketBefore = Pick<Ticket, 'id' | 'userId' | 'queueId' | 'status'>;
+
+export function ticketBefore(ticket: TicketBefore): TicketBefore {
+  return { id: ticket.id, userId: ticket.userId, queueId: ticket.queueId, status: ticket.status };
+}
+
+/** The fields ticket.updated reports that differ between `before` and `after`. */
+function changesOf(before: TicketBefore, after: TicketBefore): TicketChanges {
+  const changes: TicketChanges = {};
+  if (before.status !== after.status) changes.status = { before: before.status, after: after.status };
+  if (before.userId !== after.userId) changes.userId = { before: before.userId, after: after.userId };
+  if (before.queueId !== after.queueId) changes.queueId = { before: before.queueId, after: after.queueId };
+  return changes;
+}
 
 /**
  * Who may see a ticket (spec §4 and §6): admins, its user, users of its queue, and for a ticket
@@ -35,15 +54,49 @@ export function userTicketRooms(db: Knex): RoomsProvider {
 }
 
 /**
- * The live events of tickets, messages and contacts (spec §7 channels). Every ticket event goes to
- * the ticket's audience; an update also to the audience it had before, so a ticket moved to
- * another queue or user leaves the lists that showed it.
+ * What happened to tickets, messages and contacts, told once after the write's commit to both
+ * dispatchers: the live frames (spec §7 channels) and the domain events of the bus (ticket.*,
+ * message.created, contact.*). Every ticket frame goes to the ticket's audience; an update also to
+ * the audience it had before, so a ticket moved to another queue or user leaves the lists that
+ * showed it.
  */
 export class TicketEvents {
-  constructor(private readonly realtime: RealtimeHub) {}
+  constructor(
+    private readonly realtime: RealtimeHub,
+    private readonly bus: EventBus,
+  ) {}
 
-  /** `ticket` must carry its graph (loadTicket / withTicketGraph). */
-  updated(ticket: Ticket, before?: Audience): void {
+  /** A new ticket; with its graph (loadTicket / withTicketGraph). */
+  created(ticket: Ticket): void {
+    this.frame(ticket);
+    void this.bus.emit(Events.ticketCreated, ticket.companyId, { ticket });
+  }
+
+  /**
+   * `ticket` must carry its graph (loadTicket / withTicketGraph). Given the ticket as it was
+   * before the write, what changed goes out as ticket.updated, and ticket.closed or (when the
+   * write was a transfer) ticket.transferred with it; without `before` only the frame goes out
+   * (a new last message, say).
+   */
+  updated(ticket: Ticket, before?: TicketBefore, options: { transferred?: boolean } = {}): void {
+    this.frame(ticket, before);
+    if (!before) return;
+    const changes = changesOf(before, ticket);
+    if (Object.keys(changes).length > 0) void this.bus.emit(Events.ticketUpdated, ticket.companyId, { ticket, changes });
+    if (options.transferred) {
+      const place = (t: TicketBefore) => ({ userId: t.userId, queueId: t.queueId });
+      void this.bus.emit(Events.ticketTransferred, ticket.companyId, { ticket, from: place(before), to: place(ticket) });
+    }
+    if (changes.status?.after === 'closed') void this.bus.emit(Events.ticketClosed, ticket.companyId, { ticket });
+  }
+
+  /** A ticket's tags were replaced (ticket.updated with the tag ids before and after). */
+  tagged(ticket: Ticket, tags: { before: number[]; after: number[] }): void {
+    this.frame(ticket);
+    void this.bus.emit(Events.ticketUpdated, ticket.companyId, { ticket, changes: { tags } });
+  }
+
+  private frame(ticket: Ticket, before?: Audience): void {
     const rooms = new Set([...ticketRooms(ticket), ...(before ? ticketRooms({ ...before, id: ticket.id }) : [])]);
     this.realtime.publish(ticket.companyId, `company-${ticket.companyId}-ticket`, { action: 'update', ticket }, [...rooms]);
   }
@@ -56,18 +109,16 @@ export class TicketEvents {
     this.realtime.publish(ticket.companyId, `company-${ticket.companyId}-ticket`, { action: 'delete', ticketId: ticket.id }, ticketRooms(ticket));
   }
 
-  /** A message created or changed (ack, edit, revoke, send failure); `ticket` with its graph. */
+  /** A message stored ('create': message.created too) or changed (ack, edit, revoke, send failure); `ticket` with its graph. */
   message(action: 'create' | 'update', message: Message, ticket: Ticket): void {
-    this.realtime.publish(
-      ticket.companyId,
-      `company-${ticket.companyId}-appMessage`,
-      { action, message: toMessageView(message), ticket, contact: ticket.contact },
-      ticketRooms(ticket),
-    );
+    const view = toMessageView(message);
+    this.realtime.publish(ticket.companyId, `company-${ticket.companyId}-appMessage`, { action, message: view, ticket, contact: ticket.contact }, ticketRooms(ticket));
+    if (action === 'create') void this.bus.emit(Events.messageCreated, ticket.companyId, { message: view, ticket });
   }
 
-  /** Contacts are the whole company's (the contacts page). */
-  contact(contact: Contact): void {
+  /** A contact created or changed by a chat; contacts are the whole company's (the contacts page). */
+  contact(contact: Contact, created = false): void {
     this.realtime.publish(contact.companyId, `company-${contact.companyId}-contact`, { action: 'update', contact });
+    void this.bus.emit(created ? Events.contactCreated : Events.contactUpdated, contact.companyId, { contact: toContactView(contact) });
   }
 }

@@ -13,7 +13,7 @@ import type { SettingsService } from '../settings/settings.service.js';
 import { User } from '../users/user.model.js';
 import { Whatsapp } from '../whatsapp/whatsapp.model.js';
 import { assertVisible, loadViewer, visibleTicket } from './ticket-access.js';
-import type { TicketEvents } from './ticket-events.js';
+import { ticketBefore, type TicketBefore, type TicketEvents } from './ticket-events.js';
 import { Ticket } from './ticket.model.js';
 import { loadTicket, withTicketGraph } from './ticket-view.js';
 import { acceptGreeting, ratingRequest, transferNotice } from './ticket-texts.js';
@@ -24,7 +24,6 @@ import type { CreateTicketInput, ListTicketsQuery, UpdateTicketInput } from './t
 import { tracking } from './tracking.js';
 import { ErrorCode } from '../../contract/error-codes.js';
 
-type Audience = Pick<Ticket, 'id' | 'userId' | 'queueId'>;
 type TicketPatch = Partial<Pick<Ticket, 'status' | 'userId' | 'queueId' | 'whatsappId' | 'queueOptionId' | 'chatbot' | 'useIntegration' | 'promptId' | 'integrationId'>>;
 
 /** The other attendance of a contact on a connection, as ERR_OTHER_OPEN_TICKET describes it. */
@@ -105,10 +104,6 @@ function classify(ticket: Ticket, input: UpdateTicketInput, me: number): Step {
   return { kind: 'none' };
 }
 
-function audienceOf(ticket: Ticket): Audience {
-  return { id: ticket.id, userId: ticket.userId, queueId: ticket.queueId };
-}
-
 /**
  * Tickets: the list and its visibility, creation, the transitions of spec §4 and their side
  * effects (reference §6–§7): tracking rows, automatic messages, live events. Every transition is
@@ -166,7 +161,7 @@ export class TicketsService {
       }),
     );
     const ticket = (await loadTicket(db, companyId, id))!;
-    this.deps.events.updated(ticket);
+    this.deps.events.created(ticket);
     return ticket;
   }
 
@@ -175,7 +170,7 @@ export class TicketsService {
    * integration fields. The assigned agent working on the ticket has read it (unread reset).
    */
   async update(actor: AuthUser, id: number, input: UpdateTicketInput): Promise<Ticket> {
-    const before = await this.guardOpenTicket(() =>
+    const { before, transferred } = await this.guardOpenTicket(() =>
       this.infra.db.transaction(async (trx) => {
         const ticket = await assertVisible(trx, actor, await this.lock(trx, actor.companyId, id));
         const step = classify(ticket, input, actor.id);
@@ -183,14 +178,14 @@ export class TicketsService {
           throw new ForbiddenError(ErrorCode.ERR_NO_PERMISSION, 'A resolved ticket can only be reopened');
         }
         await this.apply(trx, ticket, step, actor, input);
-        return audienceOf(ticket);
+        return { before: ticketBefore(ticket), transferred: step.kind === 'transfer' };
       }),
     );
     const ticket = (await loadTicket(this.infra.db, actor.companyId, id))!;
     if (ticket.userId === actor.id) {
       await this.deps.messages.markRead(ticket).catch((err: unknown) => this.infra.log.error({ err, ticketId: id }, 'ticket not marked read'));
     }
-    this.deps.events.updated(ticket, before);
+    this.deps.events.updated(ticket, before, { transferred });
     return ticket;
   }
 
@@ -217,7 +212,7 @@ export class TicketsService {
       });
       if (!ticket || ticket.status === 'closed') return { changed: false as const, exists: ticket !== undefined };
       await this.resolve(trx, ticket, options.userId ?? ticket.userId, options.farewell);
-      return { changed: true as const, before: audienceOf(ticket) };
+      return { changed: true as const, before: ticketBefore(ticket) };
     });
     if (!outcome.changed) return outcome.exists ? loadTicket(this.infra.db, companyId, ticketId) : undefined;
     return this.announce(companyId, ticketId, outcome.before);
@@ -232,10 +227,10 @@ export class TicketsService {
       this.infra.db.transaction(async (trx) => {
         const ticket = await this.lock(trx, companyId, ticketId);
         await this.moveTo(trx, ticket, target, options.notify ?? true);
-        return audienceOf(ticket);
+        return ticketBefore(ticket);
       }),
     );
-    return this.announce(companyId, ticketId, before);
+    return this.announce(companyId, ticketId, before, { transferred: true });
   }
 
   /**
@@ -243,7 +238,7 @@ export class TicketsService {
    * transaction (a scheduled message): the contact's most recent open or pending ticket on a
    * connection, else a new one as POST /tickets makes it, on the author's default connection or
    * the company's (ERR_NO_DEF_WAPP_FOUND when there is none). The new ticket is open and the
-   * author's, or pending when the author is gone (null). Announcing it is the caller's, after commit.
+   * author's, or pending when the author is gone (null); ticket.created goes out once `trx` commits.
    */
   async ticketForOutgoing(trx: Knex.Transaction, companyId: number, contactId: number, authorId: number | null): Promise<Ticket> {
     const current = await Ticket.query(trx)
@@ -256,13 +251,24 @@ export class TicketsService {
     const contact = await Contact.query(trx).findOne({ id: contactId, companyId });
     if (!contact) throw new NotFoundError(ErrorCode.ERR_NO_CONTACT_FOUND);
     const whatsappId = await this.connectionFor(trx, companyId, authorId, null);
-    return this.insertTicket(trx, contact, { whatsappId, queueId: null, userId: authorId });
+    const ticket = await this.insertTicket(trx, contact, { whatsappId, queueId: null, userId: authorId });
+    const announce = async () => {
+      const created = await loadTicket(this.infra.db, companyId, ticket.id);
+      if (created) this.deps.events.created(created);
+    };
+    trx.executionPromise
+      .then(announce, () => undefined) // rolled back: nothing happened
+      .catch((err: unknown) => this.infra.log.error({ err, ticketId: ticket.id }, 'new ticket not announced'));
+    return ticket;
   }
 
-  /** Publishes a ticket's current state to its audience (after its tags changed, say). */
-  async publish(companyId: number, ticketId: number): Promise<void> {
+  /** Publishes a ticket's current state to its audience; with `tags` (ids before and after a change), ticket.updated too. */
+  async publish(companyId: number, ticketId: number, tags?: { before: number[]; after: number[] }): Promise<void> {
     const ticket = await loadTicket(this.infra.db, companyId, ticketId);
-    if (ticket) this.deps.events.updated(ticket);
+    if (!ticket) return;
+    const retagged = tags && (tags.before.length !== tags.after.length || tags.before.some((id) => !tags.after.includes(id)));
+    if (retagged) this.deps.events.tagged(ticket, tags);
+    else this.deps.events.updated(ticket);
   }
 
   // ---- transitions --------------------------------------------------------------------------------
@@ -457,9 +463,9 @@ export class TicketsService {
     return uniqueOr(write, () => new OpenTicketRace(key));
   }
 
-  private async announce(companyId: number, ticketId: number, before: Audience): Promise<Ticket> {
+  private async announce(companyId: number, ticketId: number, before: TicketBefore, options: { transferred?: boolean } = {}): Promise<Ticket> {
     const ticket = (await loadTicket(this.infra.db, companyId, ticketId))!;
-    this.deps.events.updated(ticket, before);
+    this.deps.events.updated(ticket, before, options);
     return ticket;
   }
 

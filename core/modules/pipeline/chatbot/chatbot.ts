@@ -3,7 +3,7 @@ import type { Infrastructure } from '../../../infrastructure.js';
 import type { Contact } from '../../contacts/contact.model.js';
 import type { OutboundService } from '../../messages/outbound.service.js';
 import { renderTemplate } from '../../tickets/templates.js';
-import type { TicketEvents } from '../../tickets/ticket-events.js';
+import { ticketBefore, type TicketEvents } from '../../tickets/ticket-events.js';
 import { Ticket } from '../../tickets/ticket.model.js';
 import { tracking } from '../../tickets/tracking.js';
 import { Cooldowns } from '../memo.js';
@@ -205,7 +205,7 @@ export class Chatbot {
     const patch = step.patch ?? {};
     const patching = Object.keys(patch).length > 0;
     if (say.length === 0 && !patching) return;
-    const before = { id: ticket.id, userId: ticket.userId, queueId: ticket.queueId };
+    const before = ticketBefore(ticket);
     const visible = (['queueId', 'chatbot', 'queueOptionId'] as const).some((key) => key in patch && patch[key] !== ticket[key]);
 
     let written: Ticket | undefined;
