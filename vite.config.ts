@@ -1,26 +1,13 @@
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import { defineConfig } from 'vite';
-import react from '@vitejs/plugin-react';
+import { builtinPluginWebs, webViteConfig } from './core/web-build/vite-config.js';
 
 const api = process.env.ATENDE_DEV_API ?? 'http://localhost:8080';
 
-export default defineConfig({
-  root: 'web',
-  plugins: [react()],
-  resolve: {
-    // The module plugin pages import (web/src/sdk.ts), by a name that does not depend on where the plugin lives.
-    alias: { 'atende/web': fileURLToPath(new URL('./web/src/sdk.ts', import.meta.url)) },
-  },
-  build: {
-    outDir: '../dist/web',
-    emptyOutDir: true,
-    chunkSizeWarningLimit: 1500,
-    rollupOptions: {
-      // The SDK only re-exports: a plugin's menu entry importing a gate from it must not load every
-      // shared component into the first page load.
-      treeshake: { moduleSideEffects: (id: string) => !id.endsWith('/web/src/sdk.ts') },
-    },
-  },
+// `npm run build` and `npm run dev`: the app with the built-in plugins' pages. `atende build-web`
+// builds the same app with every installed plugin's pages into the installation's data/web.
+export default defineConfig(async () => ({
+  ...(await webViteConfig({ pluginWebs: builtinPluginWebs(), outDir: path.resolve('dist/web') })),
   server: {
     port: 5173,
     proxy: {
@@ -28,4 +15,4 @@ export default defineConfig({
       '/ws': { target: api.replace(/^http/, 'ws'), ws: true },
     },
   },
-});
+}));

@@ -53,19 +53,27 @@ function isStale({ file, dirs, include }) {
   return dirs.some((dir) => newest(path.join(root, dir), include) > builtAt);
 }
 
+function run(command, args) {
+  return spawnSync(command, args, { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' }).status;
+}
+
 if (outputs.some(isStale)) {
   console.log('building…');
-  const result = spawnSync('npm', ['run', '--silent', 'build'], {
-    cwd: root,
-    stdio: 'inherit',
-    shell: process.platform === 'win32',
-  });
-  if (result.status !== 0) {
+  const status = run('npm', ['run', '--silent', 'build']);
+  if (status !== 0) {
     // tsc emits even when it reports errors: date the outputs back so the next run builds again.
     for (const { file } of outputs) {
       if (existsSync(path.join(root, file))) utimesSync(path.join(root, file), 0, 0);
     }
     console.error('atende: the build failed; see the errors above');
-    process.exit(result.status ?? 1);
+    process.exit(status ?? 1);
   }
+}
+
+// The admin `atende build-web` made with the installed plugins' pages (data/web, served instead of
+// dist/web): rebuilt when the app it was made from is newer, so an update never leaves it behind.
+const installedWeb = path.join(root, 'data/web/index.html');
+if (existsSync(installedWeb) && statSync(installedWeb).mtimeMs < statSync(path.join(root, 'dist/web/index.html')).mtimeMs) {
+  const status = run('node', ['bin/atende.js', 'build-web']);
+  if (status !== 0) process.exit(status ?? 1);
 }

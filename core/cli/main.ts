@@ -9,6 +9,7 @@ import { migrateCommand } from './commands/migrate.js';
 import { serveCommand } from './commands/serve.js';
 import { addTenantCommand } from './commands/add-tenant.js';
 import { simulateCommand } from './commands/simulate.js';
+import { buildWebCommand } from './commands/build-web.js';
 
 /** Messages may carry several lines (commander's suggestions, driver errors): the CLI reports one. */
 function oneLine(message: string): string {
@@ -34,7 +35,7 @@ function buildProgram(ctx: CliContext): Command {
     // Commands copy these settings (copyInheritedSettings below): errors come back here as exceptions.
     .exitOverride()
     .configureOutput({ outputError: (message) => writeError(message.replace(/^error: /, '')) });
-  for (const make of [initCommand, migrateCommand, serveCommand, addTenantCommand, simulateCommand]) {
+  for (const make of [initCommand, migrateCommand, serveCommand, addTenantCommand, simulateCommand, buildWebCommand]) {
     program.addCommand(inheritSettings(make(ctx), program));
   }
   return program;

@@ -110,6 +110,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     jwtRefreshSecret,
     database: parseDatabaseUrl(values.databaseUrl, dir),
     mediaDir: path.resolve(dir, values.mediaDir),
+    webDir: path.resolve(dir, values.webDir),
     version: packageVersion,
     pluginEnv: pluginEnv(env),
   };

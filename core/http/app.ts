@@ -5,7 +5,7 @@ import { NotFoundError } from '../errors.js';
 import type { Container } from '../container.js';
 import type { AppRouter, AppState } from './context.js';
 import { errorMiddleware, requestLogMiddleware, securityHeadersMiddleware } from './middleware.js';
-import { webAppMiddleware } from './web-app.js';
+import { webAppMiddleware, webRootOf } from './web-app.js';
 import { rawBodyParser } from './raw-body.js';
 import { assertNoShadowing, ownedRoutes } from './route-conflicts.js';
 import { authRoutes } from '../modules/auth/auth.routes.js';
@@ -124,7 +124,7 @@ export function createHttpApp(c: Container, plugins: PluginRouter[] = []): HttpA
     }
     await next();
   });
-  app.use(webAppMiddleware());
+  app.use(webAppMiddleware(webRootOf(c.config.webDir)));
   const routes = api.stack.flatMap((layer) =>
     layer.methods.filter((method) => method !== 'HEAD').map((method) => ({ method, path: String(layer.path) })),
   );

@@ -4,15 +4,24 @@ import { fileURLToPath } from 'node:url';
 import type { Next } from 'koa';
 import type { AppContext } from './context.js';
 
+function isWebBuild(dir: string): boolean {
+  return existsSync(path.join(dir, 'index.html')) && existsSync(path.join(dir, 'assets'));
+}
+
 /**
- * The built SPA: dist/web (vite build), beside dist/core when built, or under dist/ from the sources.
- * ATENDE_WEB_ROOT names another build (browser tests of two checkouts' builds side by side).
+ * The package's built SPA: dist/web (vite build), beside dist/core when built, or under dist/ from
+ * the sources. ATENDE_WEB_ROOT names another build (browser tests of two checkouts' builds side by side).
  */
 export const defaultWebRoot = [
   ...(process.env.ATENDE_WEB_ROOT ? [path.resolve(process.env.ATENDE_WEB_ROOT)] : []),
   fileURLToPath(new URL('../../web', import.meta.url)),
   fileURLToPath(new URL('../../dist/web', import.meta.url)),
-].find((dir) => existsSync(path.join(dir, 'index.html')) && existsSync(path.join(dir, 'assets')));
+].find(isWebBuild);
+
+/** The installation's own admin, built with its plugins' pages by `atende build-web`, once there is one; else the package's. */
+export function webRootOf(webDir: string): string | undefined {
+  return isWebBuild(webDir) ? webDir : defaultWebRoot;
+}
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Config } from '../config/config.schema.js';
+import { packageRoot } from '../config/package-info.js';
 import { ConfigError } from '../config/load-config.js';
 import { pluginProblems, type PluginDefinition } from './define-plugin.js';
 import { resolvePluginConfig, type PluginConfigSources } from './plugin-config.js';
@@ -9,6 +10,9 @@ import { resolvePluginSdkToCore } from './sdk-resolution.js';
 
 /** The product's own plugins: `plugins/` in the source tree, `dist/plugins/` when built. */
 export const builtinPluginsDir = fileURLToPath(new URL('../../plugins', import.meta.url));
+
+/** Vite builds the built-in plugins' web folders from the sources (tsc leaves them out of dist/plugins). */
+const builtinPluginSourcesDir = path.join(packageRoot, 'plugins');
 
 /** Built output first: under tsx a folder holds index.ts, once built index.js (beside index.d.ts). */
 const ENTRY_FILES = ['index.js', 'index.ts'];
@@ -21,21 +25,25 @@ export interface LoadedPlugin {
   migrationsDir?: string;
   /** Its config, parsed by its schema (app.config). */
   config: Record<string, unknown>;
+  /** Absolute web folder (pages, menu entries), when the plugin has one: what `atende build-web` builds. */
+  webDir?: string;
 }
 
 interface PluginEntry {
   source: string;
   url: string;
+  /** The folder its `web` is relative to: the entry file's own, but a built-in's sources when it runs from dist/. */
+  webBase: string;
 }
 
 function isFolder(p: string): boolean {
   return existsSync(p) && statSync(p).isDirectory();
 }
 
-function folderEntry(folder: string): PluginEntry {
+function folderEntry(folder: string, webBase = folder): PluginEntry {
   const entry = ENTRY_FILES.map((f) => path.join(folder, f)).find((f) => existsSync(f));
   if (!entry) throw new ConfigError(`plugin folder ${folder} has no ${ENTRY_FILES.join(' or ')}`);
-  return { source: folder, url: pathToFileURL(entry).href };
+  return { source: folder, url: pathToFileURL(entry).href, webBase };
 }
 
 /** A config entry: a folder (absolute or relative to the config folder), else an npm package name. */
@@ -44,13 +52,14 @@ function configEntry(item: string, dir: string): PluginEntry {
   if (isFolder(folder)) return folderEntry(folder);
   if (path.isAbsolute(item) || item.startsWith('.')) throw new ConfigError(`plugins: no such folder ${folder}`);
   try {
-    return { source: item, url: import.meta.resolve(item) };
+    const url = import.meta.resolve(item);
+    return { source: item, url, webBase: path.dirname(fileURLToPath(url)) };
   } catch {
     throw new ConfigError(`plugins: "${item}" is neither a folder nor an installed npm package`);
   }
 }
 
-async function importPlugin({ source, url }: PluginEntry, sources: PluginConfigSources): Promise<LoadedPlugin> {
+async function importPlugin({ source, url, webBase }: PluginEntry, sources: PluginConfigSources): Promise<LoadedPlugin> {
   let module: { default?: unknown };
   try {
     module = (await import(url)) as { default?: unknown };
@@ -66,6 +75,8 @@ async function importPlugin({ source, url }: PluginEntry, sources: PluginConfigS
     if (!isFolder(migrationsDir)) throw new ConfigError(`plugin ${definition.name}: no migrations folder ${migrationsDir}`);
     loaded.migrationsDir = migrationsDir;
   }
+  // Checked by the web build only: the server never reads it.
+  if (definition.web !== undefined) loaded.webDir = path.resolve(webBase, definition.web);
   return loaded;
 }
 
@@ -85,7 +96,7 @@ export async function loadPlugins(config: PluginsConfig): Promise<LoadedPlugin[]
         .sort()
     : [];
   const entries = [
-    ...builtins.map((name) => folderEntry(path.join(builtinPluginsDir, name))),
+    ...builtins.map((name) => folderEntry(path.join(builtinPluginsDir, name), path.join(builtinPluginSourcesDir, name))),
     ...config.plugins.map((item) => configEntry(item, config.dir)),
   ];
   const plugins: LoadedPlugin[] = [];

@@ -17,11 +17,11 @@ export { useAuth, type SessionStatus } from './auth/auth-provider';
 export type { RealtimeClient } from './realtime/realtime-client';
 
 // Pages, menu entries and their gates
-export type { PageDefinition, PluginWeb } from './pages/registry';
+export { definePluginWeb, type PageDefinition, type PluginWeb } from './pages/registry';
 export { isAdmin, isSuper, planAllows, type Gate, type GateContext } from './pages/gates';
 
 // Translations: each page registers its own namespace
-export { registerTranslations, type Language, type Translations } from './i18n';
+export { registerTranslations, type Language, type LazyTranslations, type Translations } from './i18n';
 
 // Shared components and hooks
 export { AttachmentField, MAX_UPLOAD_BYTES, UPLOAD_ACCEPT, type AttachmentFieldProps } from './components/attachment-field';

@@ -1,13 +1,17 @@
 import { lazy } from 'react';
 import { ScheduleOutlined } from '@ant-design/icons';
-import { planAllows, type PluginWeb } from 'atende/web';
+import { definePluginWeb, planAllows } from 'atende/web';
 
-export const pages: PluginWeb['pages'] = [
-  {
-    path: '/schedules',
-    component: lazy(() => import('./schedules-page')),
-    gate: planAllows('useSchedules'),
-    deniedKey: 'session.accessDenied',
-    menu: { href: '/schedules', labelKey: 'menu.schedules', icon: <ScheduleOutlined />, section: 'main', before: '/tags' },
-  },
-];
+export default definePluginWeb({
+  name: 'schedules',
+  translations: async (language) => (await import('./schedules.i18n')).schedulesTranslations[language],
+  pages: [
+    {
+      path: '/schedules',
+      component: lazy(() => import('./schedules-page')),
+      gate: planAllows('useSchedules'),
+      deniedKey: 'session.accessDenied',
+      menu: { href: '/schedules', labelKey: 'title', icon: <ScheduleOutlined />, section: 'main', before: '/tags' },
+    },
+  ],
+});

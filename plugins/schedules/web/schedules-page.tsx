@@ -10,7 +10,6 @@ import {
   errorText,
   InfiniteTable,
   ListHeader,
-  registerTranslations,
   RowActions,
   useAuth,
   useConfirmDelete,
@@ -20,9 +19,6 @@ import {
 import { ScheduleModal, type ScheduleTarget } from './schedule-modal';
 import { byNewestSendAt, mayChange, scheduleChannel, STATUS_COLORS, type ScheduleRecord } from './schedule-record';
 import { SchedulesCalendar, type ScheduleActions } from './schedules-calendar';
-import { schedulesTranslations } from './schedules.i18n';
-
-registerTranslations('schedules', schedulesTranslations);
 
 type View = 'calendar' | 'list';
 

@@ -6,7 +6,7 @@ import { Link, useLocation } from 'wouter';
 import { api } from '../api/client';
 import { useAuth } from '../auth/auth-provider';
 import { useThemePreference } from '../theme/theme-preference';
-import { isAdmin as isAdminGate, visiblePages, type GateContext } from '../pages/registry';
+import { isAdmin as isAdminGate, pluginNamespaces, visiblePages, type GateContext } from '../pages/registry';
 import { AccountMenu } from './account-menu';
 import { formatDate } from './dates';
 import { NotificationsBell } from './notifications-bell';
@@ -52,9 +52,18 @@ function VolumeControl() {
   );
 }
 
+/**
+ * Loads the plugins' strings in the current language (their menu labels): true once they are in.
+ * No suspense: the rest of the menu shows meanwhile, a plugin's entry once its label is there.
+ */
+function usePluginLabels(): boolean {
+  return useTranslation(pluginNamespaces, { useSuspense: false }).ready;
+}
+
 /** The drawer menu, the top bar and the page: every private page renders inside. */
 export function MainLayout({ children }: { children: ReactNode }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const pluginLabels = usePluginLabels();
   const { token } = theme.useToken();
   const { user, plan } = useAuth();
   const { mode, toggle } = useThemePreference();
@@ -74,7 +83,7 @@ export function MainLayout({ children }: { children: ReactNode }) {
   const gateContext: GateContext | null = user ? { user, plan, cshow: localStorage.getItem('cshow') !== null } : null;
   const items = useMemo(() => {
     if (!gateContext) return [];
-    const visible = visiblePages(gateContext).filter((p) => p.menu);
+    const visible = visiblePages(gateContext).filter((p) => p.menu && i18n.exists(p.menu.labelKey));
     const entry = (p: (typeof visible)[number]) => {
       const { href, icon, labelKey, badge: Badge } = p.menu!;
       // A real link: it opens in a new tab on a middle or ctrl click (antd stretches it over the item).
@@ -98,7 +107,7 @@ export function MainLayout({ children }: { children: ReactNode }) {
     return admin.length > 0
       ? [...main, { type: 'group' as const, key: 'admin', label: t('menu.administration'), children: admin }]
       : main;
-  }, [user, plan, t]);
+  }, [user, plan, t, i18n, pluginLabels]);
 
   if (!user) return null;
   const isAdmin = user.profile === 'admin' || user.super;

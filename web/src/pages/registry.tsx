@@ -3,8 +3,11 @@ import { ApiOutlined, BookOutlined, CheckSquareOutlined, PartitionOutlined, Sett
 import { TagsOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { ContactsOutlined, DashboardOutlined } from '@ant-design/icons';
 import { WhatsAppOutlined } from '@ant-design/icons';
+import { registerLazyTranslations, type LazyTranslations } from '../i18n';
 import { isAdmin, type Gate, type GateContext } from './gates';
 import { ConnectionsBadge } from './connections/connections-badge';
+// Last: the plugins' entries import this module back through atende/web, and call its gates as they load.
+import pluginWebs from 'virtual:atende/plugin-webs';
 
 export interface PageDefinition {
   /** wouter pattern, e.g. '/users' or '/tickets/:ticketId?' */
@@ -15,6 +18,7 @@ export interface PageDefinition {
   deniedKey?: 'session.accessDenied' | 'session.noPermission';
   menu?: {
     href: string;
+    /** A key of the app's common strings; in a plugin's page, a key of the plugin's own namespace. */
     labelKey: string;
     icon: ReactNode;
     section: 'main' | 'admin';
@@ -99,13 +103,33 @@ const corePages: PageDefinition[] = [
   },
 ];
 
-/** What a plugin's web folder exports from its index.tsx. */
+/**
+ * What a plugin's web/index.tsx exports by default (DESIGN §7). The admin is built with every
+ * installed plugin's web folder (npm run build: the built-in ones; atende build-web: all).
+ */
 export interface PluginWeb {
+  /** The plugin's name, and the i18n namespace of its strings: its pages' menu labels are keys of it. */
+  name: string;
+  /** The plugin's strings in one language, e.g. `(language) => import(`./i18n/${language}.ts`)`: loaded when that language first needs them. */
+  translations: LazyTranslations;
+  /** Its pages, each with its route, gate and menu entry (label, icon, section, badge, place). */
   pages: PageDefinition[];
 }
 
-/** Every plugins/<name>/web/index.tsx, built into the app (DESIGN §7). */
-const pluginWebs = import.meta.glob<PluginWeb>('../../../plugins/*/web/index.tsx', { eager: true });
+/** Types a plugin's web entry: `export default definePluginWeb({ name, translations, pages })`. */
+export function definePluginWeb(web: PluginWeb): PluginWeb {
+  return web;
+}
+
+/** The plugin's pages, their menu labels read from the plugin's namespace. */
+function pagesOf(web: PluginWeb): PageDefinition[] {
+  return web.pages.map((page) => (page.menu ? { ...page, menu: { ...page.menu, labelKey: `${web.name}:${page.menu.labelKey}` } } : page));
+}
+
+for (const web of pluginWebs) registerLazyTranslations(web.name, web.translations);
+
+/** The plugins' namespaces: the menu loads them for its labels. */
+export const pluginNamespaces = pluginWebs.map((web) => web.name);
 
 function withPluginPages(core: PageDefinition[], plugins: PageDefinition[]): PageDefinition[] {
   const all = [...core];
@@ -116,12 +140,7 @@ function withPluginPages(core: PageDefinition[], plugins: PageDefinition[]): Pag
   return all;
 }
 
-export const pages: PageDefinition[] = withPluginPages(
-  corePages,
-  Object.keys(pluginWebs)
-    .sort()
-    .flatMap((key) => pluginWebs[key]!.pages),
-);
+export const pages: PageDefinition[] = withPluginPages(corePages, pluginWebs.flatMap(pagesOf));
 
 export function visiblePages(ctx: GateContext): PageDefinition[] {
   return pages.filter((page) => !page.gate || page.gate(ctx));
