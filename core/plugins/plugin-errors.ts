@@ -1,5 +1,6 @@
 import type { ErrorCode } from '../contract/error-codes.js';
 import * as core from '../errors.js';
+import { routeId as coreRouteId } from '../http/validate.js';
 
 /**
  * An error code as a plugin may throw it: one of the core's catalogue or the plugin's own, in the
@@ -33,3 +34,6 @@ export const ConflictError = core.ConflictError as unknown as new (code: PluginE
 export type ConflictError = Widened<core.ConflictError>;
 
 export { PlanFeatureDisabledError, PlanLimitError } from '../errors.js';
+
+/** `routeId(ctx.params.id, 'ERR_NO_X_FOUND')`, with the not-found code the plugin's own if it likes. */
+export const routeId = coreRouteId as (raw: string | undefined, notFoundCode: PluginErrorCode) => number;
