@@ -25,14 +25,26 @@ export {
   PlanLimitError,
   UnauthorizedError,
   ValidationError,
-} from './errors.js';
-export { booleanQuery, id, idParam, MAX_ID, pageNumberQuery, routeId, validate } from './http/validate.js';
+  routeId,
+  type PluginErrorCode,
+} from './plugins/plugin-errors.js';
+export { ErrorCode } from './contract/error-codes.js';
+export { booleanQuery, id, idParam, MAX_ID, pageNumberQuery, validate } from './http/validate.js';
 export { Events, type DomainEvent, type EventName, type EventOf, type EventPayloads, type KnownEventName, type PayloadOf } from './events/event-bus.js';
 export type { Change, TicketChanges, TicketPlace } from './events/catalogue.js';
 export type { Turn } from './modules/pipeline/steps/conversation-steps.js';
 export type { AppContext, AppRouter, AppState } from './http/context.js';
 export type { JobData, JobHandler, JobOptions, JobScheduler } from './jobs/job-engine.js';
-export type { AuthUser, Profile } from './auth/auth-user.js';
+export { isAdmin, type AuthUser, type Profile } from './auth/auth-user.js';
 export type { Logger } from './logger.js';
-export type { Database } from './db/database.js';
+export { isPostgres, type Database } from './db/database.js';
+export { BaseModel } from './db/base.model.js';
+export { likePattern } from './db/like-pattern.js';
+export { required } from './modules/users/users.schema.js';
+export { multipartBody, takeUpload, takeUploads, type MultipartOptions, type UploadedFile } from './modules/media/media-upload.js';
+export { displayFileName, type MediaStorage } from './storage/media-storage.js';
+export { outgoingMediaKind, type OutgoingMediaKind } from './modules/messages/outgoing-media.js';
+export type { OutgoingMessage } from './modules/messages/outbound.service.js';
+export { renderTemplate, type TemplateContext } from './modules/tickets/templates.js';
+export { nextDay, zonedDayStart, zonedInstant } from './time/zoned-time.js';
 export type { PlanFlag } from './modules/plans/plan.model.js';

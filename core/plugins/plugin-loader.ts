@@ -5,6 +5,7 @@ import type { Config } from '../config/config.schema.js';
 import { packageRoot } from '../config/package-info.js';
 import { ConfigError } from '../config/load-config.js';
 import { pluginProblems, type PluginDefinition } from './define-plugin.js';
+import { packageEntryFrom } from './package-entry.js';
 import { resolvePluginConfig, type PluginConfigSources } from './plugin-config.js';
 import { resolvePluginSdkToCore } from './sdk-resolution.js';
 
@@ -46,13 +47,16 @@ function folderEntry(folder: string, webBase = folder): PluginEntry {
   return { source: folder, url: pathToFileURL(entry).href, webBase };
 }
 
-/** A config entry: a folder (absolute or relative to the config folder), else an npm package name. */
+/**
+ * A config entry: a folder (absolute or relative to the config folder), else an npm package name,
+ * installed for the config folder (the installation's node_modules) or else beside the core.
+ */
 function configEntry(item: string, dir: string): PluginEntry {
   const folder = path.resolve(dir, item);
   if (isFolder(folder)) return folderEntry(folder);
   if (path.isAbsolute(item) || item.startsWith('.')) throw new ConfigError(`plugins: no such folder ${folder}`);
   try {
-    const url = import.meta.resolve(item);
+    const url = packageEntryFrom(item, dir) ?? import.meta.resolve(item);
     return { source: item, url, webBase: path.dirname(fileURLToPath(url)) };
   } catch {
     throw new ConfigError(`plugins: "${item}" is neither a folder nor an installed npm package`);

@@ -1,5 +1,6 @@
 import { definePlugin, Events } from 'atende/plugin';
-import { ScheduleSender, SCHEDULES_SEND_JOB, SCHEDULES_SWEEP_JOB, SWEEP_EVERY_MS } from './schedule-sender.js';
+import { SCHEDULES_SEND_JOB, SCHEDULES_SWEEP_JOB, SWEEP_EVERY_MS } from './schedule-sender.js';
+import { schedulesOf } from './schedules-of.js';
 import { schedulesRoutes } from './schedules.routes.js';
 
 /** Scheduled messages (spec: Schedules page, Schedule entity): plan flag useSchedules. */
@@ -10,7 +11,7 @@ export default definePlugin({
   web: 'web',
   routes: schedulesRoutes,
   jobs(jobs, app) {
-    const sender = new ScheduleSender(app);
+    const { sender } = schedulesOf(app);
     jobs.define<{ companyId: number; scheduleId: number }>(SCHEDULES_SEND_JOB, async ({ companyId, scheduleId }) => {
       await sender.send(Number(companyId), Number(scheduleId));
     });
@@ -28,11 +29,11 @@ export default definePlugin({
   events: {
     [Events.messageSent]: {
       durable: true,
-      handle: async (event, app) => new ScheduleSender(app).delivered(event.companyId!, event.payload.messageId),
+      handle: async (event, app) => schedulesOf(app).sender.delivered(event.companyId!, event.payload.messageId),
     },
     [Events.messageSendFailed]: {
       durable: true,
-      handle: async (event, app) => new ScheduleSender(app).failed(event.companyId!, event.payload.messageId, event.payload.error),
+      handle: async (event, app) => schedulesOf(app).sender.failed(event.companyId!, event.payload.messageId, event.payload.error),
     },
   },
 });

@@ -1,14 +1,7 @@
 import type { Knex } from 'knex';
-import { isPostgres } from '../../core/db/database.js';
-import { AppError } from '../../core/errors.js';
-import { Contact } from '../../core/modules/contacts/contact.model.js';
-import { SEND_FAILED, type OutgoingMessage } from '../../core/modules/messages/outbound.service.js';
-import { outgoingMediaKind } from '../../core/modules/messages/outgoing-media.js';
-import { renderTemplate } from '../../core/modules/tickets/templates.js';
-import type { PluginApp } from '../../core/plugins/define-plugin.js';
+import { AppError, ErrorCode, isPostgres, outgoingMediaKind, renderTemplate, type OutgoingMessage, type PluginApp, type PluginErrorCode } from 'atende/plugin';
 import { loadScheduleView, publishSchedule } from './schedule-view.js';
 import { Schedule } from './schedule.model.js';
-import { ErrorCode } from '../../core/contract/error-codes.js';
 
 /** Sends one schedule when its time comes: `{ companyId, scheduleId }`. */
 export const SCHEDULES_SEND_JOB = 'schedules.send';
@@ -22,7 +15,7 @@ const DUE_SLACK_MS = 1000;
 const SWEEP_BATCH = 100;
 
 /** Problems that trying again will not fix: the schedule is marked ERRO with the code. */
-const REFUSALS = new Set<ErrorCode>([ErrorCode.ERR_NO_DEF_WAPP_FOUND, ErrorCode.ERR_NO_MEDIA_FOUND]);
+const REFUSALS = new Set<PluginErrorCode>([ErrorCode.ERR_NO_DEF_WAPP_FOUND, ErrorCode.ERR_NO_MEDIA_FOUND]);
 
 /**
  * Delivery of scheduled messages (whaticket-behaviour §10, with its flaws fixed). The schedule row
@@ -134,7 +127,7 @@ export class ScheduleSender {
       .select('schedules.companyId', 'schedules.messageId', 'messages.sendStatus', 'messages.sendError');
     for (const { companyId, messageId, sendStatus, sendError } of settled) {
       if (sendStatus === 'sent') await this.delivered(companyId, messageId);
-      else await this.failed(companyId, messageId, sendError ?? SEND_FAILED);
+      else await this.failed(companyId, messageId, sendError ?? ErrorCode.ERR_SENDING_WAPP_MSG);
     }
   }
 
@@ -154,11 +147,11 @@ export class ScheduleSender {
 
   /** {{name}}, {{ms}}, {{protocol}}… as in the other automatic texts, at the company's wall clock. */
   private async render(trx: Knex.Transaction, schedule: Schedule, ticketId: number): Promise<string> {
-    const [contact, timeZone] = await Promise.all([
-      Contact.query(trx).findById(schedule.contactId).select('name'),
+    const [view, timeZone] = await Promise.all([
+      loadScheduleView(trx, schedule.companyId, schedule.id),
       this.app.services.settings.get(schedule.companyId, 'timezone', trx),
     ]);
-    return renderTemplate(schedule.body, { name: contact?.name ?? '', timeZone, ticketId });
+    return renderTemplate(schedule.body, { name: view?.contact.name ?? '', timeZone, ticketId });
   }
 
   private async announce(companyId: number, id: number): Promise<void> {

@@ -10,16 +10,28 @@ export function isEditable(schedule: Pick<Schedule, 'status'>): boolean {
   return schedule.status === 'PENDENTE' || schedule.status === 'ERRO';
 }
 
-/** The schedules query with what a view needs of its contact and author. */
-export function withScheduleGraph<Q extends QueryBuilder<Schedule, Schedule[]> | QueryBuilder<Schedule, Schedule | undefined>>(query: Q): Q {
-  return query
-    .withGraphFetched('[contact, user]')
-    .modifyGraph('contact', (b) => b.select('id', 'name', 'number', 'profilePicUrl'))
-    .modifyGraph('user', (b) => b.select('id', 'name')) as Q;
+/** A schedule with what its view shows of its contact and author (read with the schedule, in one query). */
+export type ScheduleRow = Schedule & { contactName: string; contactNumber: string; contactProfilePicUrl: string; userName: string | null };
+
+/** The schedules of a company, joined to their contacts (for the view, and for the list's search). */
+export function companySchedules(db: Knex, companyId: number): QueryBuilder<Schedule, Schedule[]> {
+  return Schedule.query(db).join('contacts', 'contacts.id', 'schedules.contactId').where('schedules.companyId', companyId);
 }
 
-export function toScheduleView(s: Schedule): ScheduleView {
-  const contact = s.contact!;
+/** The columns a view needs, on a companySchedules query. */
+export function withViewColumns(query: QueryBuilder<Schedule, Schedule[]>): QueryBuilder<Schedule, ScheduleRow[]> {
+  return query
+    .leftJoin('users', 'users.id', 'schedules.userId')
+    .select(
+      'schedules.*',
+      'contacts.name as contactName',
+      'contacts.number as contactNumber',
+      'contacts.profilePicUrl as contactProfilePicUrl',
+      'users.name as userName',
+    ) as unknown as QueryBuilder<Schedule, ScheduleRow[]>;
+}
+
+export function toScheduleView(s: ScheduleRow): ScheduleView {
   return {
     id: s.id,
     companyId: s.companyId,
@@ -32,9 +44,9 @@ export function toScheduleView(s: Schedule): ScheduleView {
     // As the messages module builds it: /api/media serves the caller's company's files by stored name.
     mediaUrl: s.mediaPath ? `/api/media/${encodeURIComponent(s.mediaPath)}` : null,
     contactId: s.contactId,
-    contact: { id: contact.id, name: contact.name, number: contact.number, profilePicUrl: contact.profilePicUrl },
+    contact: { id: s.contactId, name: s.contactName, number: s.contactNumber, profilePicUrl: s.contactProfilePicUrl },
     userId: s.userId,
-    user: s.user ? { id: s.user.id, name: s.user.name } : null,
+    user: s.userId !== null && s.userName !== null ? { id: s.userId, name: s.userName } : null,
     ticketId: s.ticketId,
     editable: isEditable(s),
     createdAt: s.createdAt,
@@ -44,7 +56,7 @@ export function toScheduleView(s: Schedule): ScheduleView {
 
 /** One schedule of a company as a view, or undefined. */
 export async function loadScheduleView(db: Knex, companyId: number, id: number): Promise<ScheduleView | undefined> {
-  const schedule = await withScheduleGraph(Schedule.query(db).findOne({ 'schedules.id': id, 'schedules.companyId': companyId }));
+  const [schedule] = await withViewColumns(companySchedules(db, companyId).where('schedules.id', id));
   return schedule && toScheduleView(schedule);
 }
 

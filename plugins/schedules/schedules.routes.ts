@@ -1,16 +1,12 @@
-import type { AppRouter } from '../../core/http/context.js';
-import { routeId, validate } from '../../core/http/validate.js';
-import { multipartBody, takeUpload } from '../../core/modules/media/media-upload.js';
-import type { PluginApp } from '../../core/plugins/define-plugin.js';
+import { ErrorCode, multipartBody, routeId, takeUpload, validate, type AppRouter, type PluginApp } from 'atende/plugin';
+import { schedulesOf } from './schedules-of.js';
 import { calendarQuery, createScheduleSchema, listSchedulesQuery, updateScheduleSchema } from './schedules.schema.js';
-import { SchedulesService } from './schedules.service.js';
-import { ErrorCode } from '../../core/contract/error-codes.js';
 
 const NOT_FOUND = ErrorCode.ERR_NO_SCHEDULE_FOUND;
 
 /** /api/schedules: the host puts login and the useSchedules check in front of each route. */
 export function schedulesRoutes(router: AppRouter, app: PluginApp): void {
-  const schedules = new SchedulesService(app);
+  const schedules = schedulesOf(app).service;
 
   router.get('/schedules', async (ctx) => {
     ctx.body = await schedules.list(ctx.state.user, validate(listSchedulesQuery, ctx.query));

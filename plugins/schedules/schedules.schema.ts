@@ -1,7 +1,4 @@
-import { z } from 'zod';
-import { id, idParam, pageNumberQuery } from '../../core/http/validate.js';
-import { required } from '../../core/modules/users/users.schema.js';
-import { zonedInstant } from '../../core/time/zoned-time.js';
+import { id, idParam, pageNumberQuery, required, z, zonedInstant } from 'atende/plugin';
 
 /** GET /schedules: 20 a page, newest sendAt first. */
 export const SCHEDULES_PAGE_SIZE = 20;

@@ -1,14 +1,22 @@
 import type { Knex } from 'knex';
-import { isAdmin, type AuthUser } from '../../core/auth/auth-user.js';
-import { isPostgres } from '../../core/db/database.js';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.js';
-import type { UploadedFile } from '../../core/modules/media/media-upload.js';
-import { Contact } from '../../core/modules/contacts/contact.model.js';
-import type { PluginApp } from '../../core/plugins/define-plugin.js';
-import { displayFileName } from '../../core/storage/media-storage.js';
-import { nextDay, zonedDayStart } from '../../core/time/zoned-time.js';
+import {
+  ConflictError,
+  displayFileName,
+  ErrorCode,
+  ForbiddenError,
+  isAdmin,
+  isPostgres,
+  likePattern,
+  nextDay,
+  NotFoundError,
+  ValidationError,
+  zonedDayStart,
+  type AuthUser,
+  type PluginApp,
+  type UploadedFile,
+} from 'atende/plugin';
 import { SCHEDULES_SEND_JOB } from './schedule-sender.js';
-import { isEditable, loadScheduleView, publishSchedule, toScheduleView, withScheduleGraph, type ScheduleView } from './schedule-view.js';
+import { companySchedules, isEditable, loadScheduleView, publishSchedule, toScheduleView, withViewColumns, type ScheduleView } from './schedule-view.js';
 import { Schedule } from './schedule.model.js';
 import {
   SCHEDULES_PAGE_SIZE,
@@ -18,8 +26,6 @@ import {
   type ListSchedulesQuery,
   type UpdateScheduleInput,
 } from './schedules.schema.js';
-import { likePattern } from '../../core/db/like-pattern.js';
-import { ErrorCode } from '../../core/contract/error-codes.js';
 
 /** How far in the past a sendAt may be (the minute the user is typing in). */
 const PAST_TOLERANCE_MS = 60_000;
@@ -41,7 +47,7 @@ export class SchedulesService {
   /** GET /schedules: newest sendAt first, 20 a page; the search looks at the text and the contact's name and number. */
   async list(actor: AuthUser, query: ListSchedulesQuery): Promise<{ schedules: ScheduleView[]; count: number; hasMore: boolean }> {
     const filtered = () => {
-      const q = Schedule.query(this.app.db).join('contacts', 'contacts.id', 'schedules.contactId').where('schedules.companyId', actor.companyId);
+      const q = companySchedules(this.app.db, actor.companyId);
       if (query.contactId !== undefined) q.where('schedules.contactId', query.contactId);
       if (query.searchParam) {
         const like = likePattern(query.searchParam);
@@ -55,7 +61,7 @@ export class SchedulesService {
     };
     const offset = (query.pageNumber - 1) * SCHEDULES_PAGE_SIZE;
     const [rows, count] = await Promise.all([
-      withScheduleGraph(filtered().select('schedules.*'))
+      withViewColumns(filtered())
         .orderBy('schedules.sendAt', 'desc')
         .orderBy('schedules.id', 'desc')
         .limit(SCHEDULES_PAGE_SIZE)
@@ -68,9 +74,8 @@ export class SchedulesService {
   /** GET /schedules/calendar: the schedules of the company-local days from..to, in time order. */
   async calendar(actor: AuthUser, query: CalendarQuery): Promise<{ schedules: ScheduleView[] }> {
     const timeZone = await this.app.services.settings.get(actor.companyId, 'timezone');
-    const rows = await withScheduleGraph(
-      Schedule.query(this.app.db)
-        .where('schedules.companyId', actor.companyId)
+    const rows = await withViewColumns(
+      companySchedules(this.app.db, actor.companyId)
         .where('schedules.sendAt', '>=', zonedDayStart(query.from, timeZone))
         .where('schedules.sendAt', '<', zonedDayStart(nextDay(query.to), timeZone)),
     )
@@ -90,7 +95,7 @@ export class SchedulesService {
   /** POST /schedules: the caller's, waiting for its time. */
   async create(actor: AuthUser, input: CreateScheduleInput): Promise<ScheduleView> {
     const companyId = actor.companyId;
-    await this.findContact(companyId, input.contactId);
+    await this.findContact(actor, input.contactId);
     const sendAt = await this.futureInstant(companyId, input.sendAt);
     const schedule = await Schedule.query(this.app.db).insert({
       companyId,
@@ -116,7 +121,7 @@ export class SchedulesService {
    */
   async update(actor: AuthUser, id: number, input: UpdateScheduleInput): Promise<ScheduleView> {
     const companyId = actor.companyId;
-    if (input.contactId !== undefined) await this.findContact(companyId, input.contactId);
+    if (input.contactId !== undefined) await this.findContact(actor, input.contactId);
     const asked = input.sendAt === undefined ? undefined : sendAtInstant(input.sendAt, await this.timeZone(companyId));
     const sendAt = await this.app.db.transaction(async (trx) => {
       const schedule = await this.editable(trx, actor, id);
@@ -197,9 +202,9 @@ export class SchedulesService {
     return schedule;
   }
 
-  private async findContact(companyId: number, contactId: number): Promise<void> {
-    const contact = await Contact.query(this.app.db).findOne({ id: contactId, companyId }).select('id');
-    if (!contact) throw new NotFoundError(ErrorCode.ERR_NO_CONTACT_FOUND);
+  /** A contact of the caller's company, or 404 ERR_NO_CONTACT_FOUND. */
+  private async findContact(actor: AuthUser, contactId: number): Promise<void> {
+    await this.app.services.contacts.show(actor, contactId);
   }
 
   private timeZone(companyId: number): Promise<string> {

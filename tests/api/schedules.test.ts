@@ -6,6 +6,7 @@ import { Schedule } from '../../plugins/schedules/schedule.model.js';
 import { SCHEDULES_SEND_JOB, SCHEDULES_SWEEP_JOB } from '../../plugins/schedules/schedule-sender.js';
 import { createConnection, createMember, createTenant, eventually, outbox, PASSWORD, type InboxTenant, type Member } from '../helpers/inbox.js';
 import { storedBytes } from '../helpers/media.js';
+import { withPlan } from '../helpers/plans.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { openSocket, type TestSocket } from '../helpers/socket.js';
 
@@ -312,11 +313,7 @@ describe('changing and deleting schedules', () => {
   });
 
   it("answers 403 ERR_PLAN_FEATURE_DISABLED when the company's plan has no schedules", async () => {
-    const { services } = server.atende.container;
-    const plan = await services.plans.create({ name: 'Sem agenda', users: 5, connections: 1, queues: 1, value: 0, useSchedules: false });
-    const email = 'admin@semagenda.test';
-    await services.companies.createTenant({ name: 'Sem Agenda', email, password: PASSWORD, planId: plan.id });
-    const { token } = await server.login(email, PASSWORD);
+    const { token } = await withPlan(server, { features: { useSchedules: false } });
     for (const [method, path] of [
       ['GET', '/api/schedules'],
       ['GET', '/api/schedules/calendar?from=2031-03-01&to=2031-03-01'],
