@@ -35,5 +35,5 @@ export type ConflictError = Widened<core.ConflictError>;
 
 export { PlanFeatureDisabledError, PlanLimitError } from '../errors.js';
 
-/** `routeId(ctx.params.id, 'ERR_NO_X_FOUND')`, with the not-found code the plugin's own if it likes. */
+/** `routeId(ctx.params.id, code)`: the not-found code may be the plugin's own (ERR_NO_ECHO_FOUND, say). */
 export const routeId = coreRouteId as (raw: string | undefined, notFoundCode: PluginErrorCode) => number;
