@@ -12,13 +12,13 @@ import { createLogger } from '../../core/logger.js';
 import { loadPlugins } from '../../core/plugins/plugin-loader.js';
 import { destroyed } from '../fixtures/plugins/destroy-log.js';
 import { openSocket } from '../helpers/socket.js';
+import { withPlan } from '../helpers/plans.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const fixtures = fileURLToPath(new URL('../fixtures/plugins/', import.meta.url));
 const plugin = (name: string) => path.join(fixtures, name);
 const HOSTED = plugin('hosted');
 const LATE = plugin('late');
-const PASSWORD = 'secret-123';
 
 /** A throw-away folder with an atende.config.json; these checks stop start-up before any database work that matters. */
 function installation(file: Record<string, unknown> = {}) {
@@ -101,14 +101,7 @@ describe('a running plugin', () => {
   });
 
   /** A company on its own plan, with or without the hosted plugin's flag, and its admin signed in. */
-  async function tenant(name: string, useKanban: boolean) {
-    const { services } = server.atende.container;
-    const plan = await services.plans.create({ name: `Plan ${name}`, users: 10, connections: 1, queues: 1, value: 0, useKanban });
-    const email = `admin@${name.toLowerCase()}.test`;
-    const { company } = await services.companies.createTenant({ name, email, password: PASSWORD, planId: plan.id });
-    const { token } = await server.login(email, PASSWORD);
-    return { companyId: company.id, token };
-  }
+  const tenant = (_name: string, useKanban: boolean) => withPlan(server, { features: { useKanban } });
 
   it('gets its parsed config, defaults filled in, as app.config', async () => {
     const res = await server.call('GET', '/api/hosted/config');

@@ -8,6 +8,7 @@ import { startAtende } from '../../core/boot.js';
 import { loadConfig } from '../../core/config/load-config.js';
 import { createLogger } from '../../core/logger.js';
 import { pluginMigrationDirs } from '../../core/plugins/plugin-loader.js';
+import { withPlan } from '../helpers/plans.js';
 import { SUPER_EMAIL, SUPER_PASSWORD, startTestServer, type TestServer } from '../helpers/server.js';
 import { hookCalls, SAMPLE_JOB } from '../fixtures/plugins/sample/index.js';
 
@@ -26,14 +27,7 @@ afterAll(async () => {
 });
 
 /** A company on its own plan, with or without the sample plugin's flag, and its admin signed in. */
-async function tenant(name: string, useKanban: boolean) {
-  const { services } = server.atende.container;
-  const plan = await services.plans.create({ name: `Plan ${name}`, users: 10, connections: 1, queues: 1, value: 0, useKanban });
-  const email = `admin@${name.toLowerCase()}.test`;
-  const { company } = await services.companies.createTenant({ name, email, password: PASSWORD, planId: plan.id });
-  const { token } = await server.login(email, PASSWORD);
-  return { companyId: company.id, planId: plan.id, email, token };
-}
+const tenant = (_name: string, useKanban: boolean) => withPlan(server, { features: { useKanban } });
 
 /** The company's notes once the plugins' event hooks have handled every event so far. */
 async function notes(companyId: number): Promise<{ text: string }[]> {
