@@ -6,7 +6,7 @@ import { api } from '../../api/client';
 import type { Plan, PlanCatalogue, PlanLabel } from '../../api/types';
 import { FormActions, FormHeading } from './form-actions';
 import { useAction } from './use-action';
-import { useLiveRecords } from './use-live-records';
+import { useLiveRecords } from '../../hooks/use-live-records';
 
 /** The form sends the flags and limits as `features` and `limits`, whatever the installation has. */
 type PlanForm = Pick<Plan, 'name' | 'users' | 'connections' | 'queues' | 'value' | 'features' | 'limits'>;
