@@ -3,6 +3,7 @@ import { App, Col, Divider, Form, Input, InputNumber, Row, Space, Switch, Table,
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
+import { useApiQuery } from '../../hooks/use-api-query';
 import type { Plan, PlanCatalogue, PlanLabel } from '../../api/types';
 import { FormActions, FormHeading } from './form-actions';
 import { useAction } from './use-action';
@@ -38,13 +39,7 @@ function blank(catalogue: PlanCatalogue): PlanForm {
 
 /** The installation's flags and limits (the spec's and the plugins'), read once per visit. */
 function usePlanCatalogue(): PlanCatalogue {
-  const [catalogue, setCatalogue] = useState(EMPTY_CATALOGUE);
-  useEffect(() => {
-    const abort = new AbortController();
-    api.get<PlanCatalogue>('/plans/features', undefined, { signal: abort.signal }).then(setCatalogue, () => undefined);
-    return () => abort.abort();
-  }, []);
-  return catalogue;
+  return useApiQuery<PlanCatalogue>('/plans/features').data ?? EMPTY_CATALOGUE;
 }
 
 /** Planos (super users): the plan form and the table of plans. */
