@@ -411,14 +411,18 @@ describeE2E('conversation of a ticket', () => {
       await bubble(page, 'Antes da queda').waitFor();
 
       down = true;
+      // Meanwhile an admin hands the ticket to the agent, and the customer writes again.
+      const accepted = await server.call('PUT', `/api/tickets/${ticket.id}`, { token: operator.admin.token, body: { status: 'open', userId: agent.id, queueId: queues.Vendas } });
+      expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
       await customerWrites(server, operator, connectionId, { ...FABIO, body: 'Escrevi durante a queda' });
       await eventually(async () => {
         const res = await server.call('GET', `/api/messages/${ticket.id}`, { token: operator.admin.token });
         return (res.body.messages as { body: string }[]).some((m) => m.body === 'Escrevi durante a queda');
       });
-      // Its frame was lost: the conversation does not know it yet.
+      // Their frames were lost: the conversation knows neither yet.
       await page.waitForTimeout(500);
       expect(await bubble(page, 'Escrevi durante a queda').count()).toBe(0);
+      expect(await header(page).getAttribute('data-status')).toBe('pending');
 
       // The link drops and the client connects again: what it shows loads again, this ticket too.
       down = false;
@@ -427,6 +431,7 @@ describeE2E('conversation of a ticket', () => {
         await socket.page.close();
       }
       await bubble(page, 'Escrevi durante a queda').waitFor({ timeout: 10_000 });
+      await expect.poll(() => header(page).getAttribute('data-status')).toBe('open');
       expect(await bubble(page, 'Antes da queda').count()).toBe(1);
     },
     JOURNEY_MS,
