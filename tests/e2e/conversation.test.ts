@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Page, WebSocketRoute } from 'playwright-core';
 import type { NormalizedMessage } from '../../core/channels/driver.js';
 import { Events } from '../../core/events/event-bus.js';
 import { loginThroughUi, BrowserPool, shot } from './browser.js';
@@ -14,6 +14,7 @@ const PNG =
 const CARLA = { from: '5511988887777', name: 'Carla Cliente' };
 const DIEGO = { from: '5511966665555', name: 'Diego Comprador' };
 const ELISA = { from: '5511955554444', name: 'Elisa Antiga' };
+const FABIO = { from: '5511944443333', name: 'Fabio Viajante' };
 
 let server: TestServer;
 let tenant: InboxTenant;
@@ -386,6 +387,53 @@ describeE2E('conversation of a ticket', () => {
       expect(top).toBeGreaterThanOrEqual(listTop);
       expect(top - listTop).toBeLessThan(120);
       await shot(page, 'conversation-older-light');
+    },
+    JOURNEY_MS,
+  );
+
+  it(
+    'a message that arrives while the socket is down appears in the open conversation once it is back',
+    async () => {
+      await customerWrites(server, operator, connectionId, { ...FABIO, body: 'Antes da queda' });
+      const ticket = await ticketOf(FABIO.from, 'pending');
+      const page = await browsers.page();
+      // The socket goes through a relay that can lose the server's frames, as a dropped link does.
+      let down = false;
+      const sockets: { page: WebSocketRoute; server: WebSocketRoute }[] = [];
+      await page.routeWebSocket(/\/ws/, (socket) => {
+        const upstream = socket.connectToServer();
+        upstream.onMessage((frame) => {
+          if (!down) socket.send(frame);
+        });
+        sockets.push({ page: socket, server: upstream });
+      });
+      await loginThroughUi(page, server.url, agent.email, PASSWORD);
+      await openTicket(page, ticket.uuid);
+      await bubble(page, 'Antes da queda').waitFor();
+
+      down = true;
+      // Meanwhile an admin hands the ticket to the agent, and the customer writes again.
+      const accepted = await server.call('PUT', `/api/tickets/${ticket.id}`, { token: operator.admin.token, body: { status: 'open', userId: agent.id, queueId: queues.Vendas } });
+      expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+      await customerWrites(server, operator, connectionId, { ...FABIO, body: 'Escrevi durante a queda' });
+      await eventually(async () => {
+        const res = await server.call('GET', `/api/messages/${ticket.id}`, { token: operator.admin.token });
+        return (res.body.messages as { body: string }[]).some((m) => m.body === 'Escrevi durante a queda');
+      });
+      // Their frames were lost: the conversation knows neither yet.
+      await page.waitForTimeout(500);
+      expect(await bubble(page, 'Escrevi durante a queda').count()).toBe(0);
+      expect(await header(page).getAttribute('data-status')).toBe('pending');
+
+      // The link drops and the client connects again: what it shows loads again, this ticket too.
+      down = false;
+      for (const socket of sockets.splice(0)) {
+        await socket.server.close();
+        await socket.page.close();
+      }
+      await bubble(page, 'Escrevi durante a queda').waitFor({ timeout: 10_000 });
+      await expect.poll(() => header(page).getAttribute('data-status')).toBe('open');
+      expect(await bubble(page, 'Antes da queda').count()).toBe(1);
     },
     JOURNEY_MS,
   );

@@ -1,4 +1,5 @@
-import { Suspense, lazy, useEffect, type ReactNode } from 'react';
+import { Suspense, lazy, useEffect, useState, type ReactNode } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { Alert, App as AntApp, Button, ConfigProvider, Result, Spin, theme } from 'antd';
 import ptBR from 'antd/es/locale/pt_BR';
 import enUS from 'antd/es/locale/en_US';
@@ -8,6 +9,7 @@ import 'dayjs/locale/pt-br';
 import 'dayjs/locale/es';
 import { useTranslation } from 'react-i18next';
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
+import { createQueryClient } from './api/query-client';
 import { AuthProvider, useAuth } from './auth/auth-provider';
 import { MainLayout } from './layout/main-layout';
 import { pages, visiblePages, type PageDefinition } from './pages/registry';
@@ -164,12 +166,15 @@ function Themed({ children }: { children: ReactNode }) {
 }
 
 export function App() {
+  const [queryClient] = useState(createQueryClient);
   return (
     <ThemePreferenceProvider>
       <Themed>
-        <AuthProvider>
-          <Routes />
-        </AuthProvider>
+        <QueryClientProvider client={queryClient}>
+          <AuthProvider>
+            <Routes />
+          </AuthProvider>
+        </QueryClientProvider>
       </Themed>
     </ThemePreferenceProvider>
   );

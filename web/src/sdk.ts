@@ -12,6 +12,12 @@ export { ErrorCode, errorCodeText, errorText } from './api/errors';
 export type * from './api/types';
 export { PLAN_FLAGS } from './api/types';
 
+// The app's query cache: a plugin's data lives there too, so a socket reconnect reloads it
+export { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
+export { queryKeys } from './api/query-keys';
+export { useApiQuery, type ApiQueryOptions } from './hooks/use-api-query';
+export { useLiveRecords, type LiveRecords, type LiveRecordsOptions } from './hooks/use-live-records';
+
 // Session and live updates: useAuth() gives the user, the company's plan and the realtime client
 export { useAuth, type SessionStatus } from './auth/auth-provider';
 export type { RealtimeClient } from './realtime/realtime-client';

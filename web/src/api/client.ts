@@ -39,7 +39,7 @@ export function setSignedOutHandler(handler: () => void): void {
   onSignedOut = handler;
 }
 
-type Query = Record<string, string | number | boolean | undefined | null | (string | number)[]>;
+export type Query = Record<string, string | number | boolean | undefined | null | (string | number)[]>;
 
 export interface RequestOptions {
   body?: unknown;

@@ -1,4 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api, refreshSession, setSignedOutHandler, setToken } from '../api/client';
@@ -40,15 +41,21 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [plan, setPlan] = useState<Plan | null>(null);
   const signOutRef = useRef<() => void>(() => {});
   const realtime = useMemo(() => new RealtimeClient(() => signOutRef.current()), []);
+  const queryClient = useQueryClient();
 
   const signedOut = useCallback(() => {
     realtime.stop();
     forgetSession();
+    // The next user of this tab must not see a single record of this one.
+    queryClient.clear();
     setUser(null);
     setPlan(null);
     setStatus('signedOut');
-  }, [realtime]);
+  }, [realtime, queryClient]);
   signOutRef.current = signedOut;
+
+  // Frames sent while the socket was down are lost: everything on screen loads again, once.
+  useEffect(() => realtime.onReconnect(() => void queryClient.invalidateQueries()), [realtime, queryClient]);
 
   const signedIn = useCallback(
     async (sessionUser: SessionUser) => {

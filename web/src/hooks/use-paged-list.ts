@@ -1,8 +1,10 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { App } from 'antd';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { keepPreviousData, useInfiniteQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api/client';
+import { queryKeys } from '../api/query-keys';
 import { useAuth } from '../auth/auth-provider';
+import { useLoadError } from './use-load-error';
 
 export interface PagedListOptions<T> {
   /** API path, e.g. '/users'. */
@@ -32,7 +34,33 @@ export interface PagedList<T> {
   reload(): void;
 }
 
+/** One page as the cache keeps it (queryKeys.pagedList). */
+interface ListPage<T> {
+  items: T[];
+  hasMore: boolean;
+}
+
 const SEARCH_DEBOUNCE_MS = 500;
+
+/** The pages in one list; a record a live frame added may come again in a later page: shown once. */
+function flatten<T extends { id: number }>(pages: ListPage<T>[]): T[] {
+  const seen = new Set<number>();
+  return pages.flatMap((page) => page.items.filter((item) => !seen.has(item.id) && (seen.add(item.id), true)));
+}
+
+/**
+ * Applies a change of the whole list to the cached pages. The list's order is what counts once it
+ * is on screen, so the result goes into the first page; the pages keep their count and their
+ * hasMore, which say what to fetch next and what a refetch reloads.
+ */
+function changeListPages<T extends { id: number }>(
+  data: InfiniteData<ListPage<T>> | undefined,
+  change: (items: T[]) => T[],
+): InfiniteData<ListPage<T>> | undefined {
+  if (!data) return data;
+  const items = change(flatten(data.pages));
+  return { ...data, pages: data.pages.map((page, i) => ({ ...page, items: i === 0 ? items : [] })) };
+}
 
 /**
  * A list loaded page by page (infinite scroll) that merges live create/update/delete events.
@@ -41,83 +69,66 @@ const SEARCH_DEBOUNCE_MS = 500;
 export function usePagedList<T extends { id: number }>(options: PagedListOptions<T>): PagedList<T> {
   const { path, listKey, channel, entityKey } = options;
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const { user, realtime } = useAuth();
-  const [items, setItems] = useState<T[]>([]);
-  const [page, setPage] = useState(1);
-  const [hasMore, setHasMore] = useState(false);
-  const [loading, setLoading] = useState(true);
+  const queryClient = useQueryClient();
   const [search, setSearch] = useState((options.search ?? '').toLowerCase());
-  const [generation, setGeneration] = useState(0);
   const optionsRef = useRef(options);
   optionsRef.current = options;
 
   useEffect(() => {
     const next = (options.search ?? '').toLowerCase();
     if (next === search) return;
-    const timer = window.setTimeout(() => {
-      setSearch(next);
-      setPage(1);
-    }, SEARCH_DEBOUNCE_MS);
+    const timer = window.setTimeout(() => setSearch(next), SEARCH_DEBOUNCE_MS);
     return () => window.clearTimeout(timer);
   }, [options.search, search]);
 
-  useEffect(() => {
-    const controller = new AbortController();
-    setLoading(true);
-    api
-      .get<Record<string, unknown>>(path, { searchParam: search, pageNumber: page }, { signal: controller.signal })
-      .then((answer) => {
-        const pageItems = (answer[listKey] as T[]) ?? [];
-        setItems((current) => (page === 1 ? pageItems : [...current, ...pageItems.filter((i) => !current.some((c) => c.id === i.id))]));
-        setHasMore(Boolean(answer.hasMore));
-        setLoading(false);
-      })
-      .catch((err: unknown) => {
-        if (controller.signal.aborted) return;
-        setLoading(false);
-        void message.error(t('toasts.loadFailed'));
-        console.error(err);
-      });
-    return () => controller.abort();
-  }, [path, listKey, search, page, generation, message, t]);
+  const queryKey = useMemo(() => queryKeys.pagedList(path, search), [path, search]);
+  const query = useInfiniteQuery({
+    queryKey,
+    queryFn: async ({ pageParam, signal }): Promise<ListPage<T>> => {
+      const answer = await api.get<Record<string, unknown>>(path, { searchParam: search, pageNumber: pageParam }, { signal });
+      return { items: (answer[listKey] as T[]) ?? [], hasMore: Boolean(answer.hasMore) };
+    },
+    initialPageParam: 1,
+    getNextPageParam: (last, _pages, lastPage) => (last.hasMore ? lastPage + 1 : undefined),
+    // A new search keeps the rows of the last one on screen until its first page is in.
+    placeholderData: keepPreviousData,
+  });
+  useLoadError(query.error, () => t('toasts.loadFailed'));
 
   useEffect(() => {
     if (!channel || !entityKey || !user) return;
     return realtime.on(typeof channel === 'function' ? channel(user.companyId) : `company-${user.companyId}-${channel}`, (data) => {
       const frame = data as Record<string, unknown> & { action?: string };
       const { matches, compare } = optionsRef.current;
+      const change = (apply: (items: T[]) => T[]) =>
+        queryClient.setQueryData<InfiniteData<ListPage<T>>>(queryKey, (cached) => changeListPages(cached, apply));
       if (frame.action === 'delete') {
         const id = Number(frame[`${entityKey}Id`] ?? (frame[entityKey] as T | undefined)?.id);
-        setItems((current) => current.filter((i) => i.id !== id));
+        change((items) => items.filter((i) => i.id !== id));
         return;
       }
       const record = frame[entityKey] as T | undefined;
       if (!record || (frame.action !== 'create' && frame.action !== 'update')) return;
-      setItems((current) => {
-        const known = current.some((i) => i.id === record.id);
+      change((items) => {
+        const known = items.some((i) => i.id === record.id);
         // An update of a record not loaded yet belongs to a page still to come.
-        if (!known && frame.action === 'update') return current;
-        if (matches && !matches(record)) return current.filter((i) => i.id !== record.id);
-        const next = known ? current.map((i) => (i.id === record.id ? { ...i, ...record } : i)) : [record, ...current];
+        if (!known && frame.action === 'update') return items;
+        if (matches && !matches(record)) return items.filter((i) => i.id !== record.id);
+        const next = known ? items.map((i) => (i.id === record.id ? { ...i, ...record } : i)) : [record, ...items];
         return compare ? [...next].sort(compare) : next;
       });
     });
-  }, [channel, entityKey, user, realtime]);
+  }, [channel, entityKey, user, realtime, queryClient, queryKey]);
 
-  const reload = useCallback(() => {
-    setPage(1);
-    setGeneration((g) => g + 1);
-  }, []);
-
-  // Events sent while the socket was down are lost: start again from page 1.
-  useEffect(() => realtime.onReconnect(() => reload()), [realtime, reload]);
-
+  const items = useMemo(() => flatten(query.data?.pages ?? []), [query.data]);
+  const { isFetching, hasNextPage, fetchNextPage, refetch } = query;
   const loadMore = useCallback(() => {
-    if (!loading && hasMore) setPage((p) => p + 1);
-  }, [loading, hasMore]);
+    if (!isFetching && hasNextPage) void fetchNextPage();
+  }, [isFetching, hasNextPage, fetchNextPage]);
+  const reload = useCallback(() => void refetch(), [refetch]);
 
-  return { items, loading, hasMore, loadMore, reload };
+  return { items, loading: isFetching, hasMore: hasNextPage, loadMore, reload };
 }
 
 /** Calls loadMore when a scroll container comes within 100 px of its bottom. */

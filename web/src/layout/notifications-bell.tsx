@@ -1,9 +1,11 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Avatar, Badge, Button, Empty, Flex, Popover, Tooltip, Typography, theme } from 'antd';
 import { BellOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { api } from '../api/client';
+import { queryKeys } from '../api/query-keys';
 import type { SessionUser, Ticket } from '../api/types';
 import { useAuth } from '../auth/auth-provider';
 import { registerTranslations } from '../i18n';
@@ -19,6 +21,7 @@ registerTranslations('notifications', notificationsTranslations);
 /** A burst of messages chimes once. */
 const CHIME_GAP_MS = 1000;
 const OPEN_TICKET_PATH = /^\/tickets\/([^/?#]+)/;
+const NONE: Ticket[] = [];
 
 /**
  * The tickets with unread messages the user should answer (their own, and waiting ones when
@@ -33,7 +36,7 @@ function useUnreadTickets(user: SessionUser | null, onOpen: (uuid: string) => vo
   const { t } = useTranslation('notifications');
   const { realtime } = useAuth();
   const [location] = useLocation();
-  const [tickets, setTickets] = useState<Ticket[]>([]);
+  const queryClient = useQueryClient();
   const context = useRef({ user, location, onOpen, t, chimedAt: 0 });
   Object.assign(context.current, { user, location, onOpen, t });
   // Per ticket, the unread count already announced (or found on load).
@@ -50,37 +53,37 @@ function useUnreadTickets(user: SessionUser | null, onOpen: (uuid: string) => vo
     return realtime.join('joinNotification');
   }, [userId, realtime]);
 
-  useEffect(() => {
-    const me = context.current.user;
-    if (!me) return;
-    const controller = new AbortController();
-    // Waiting tickets are loaded for everyone: their counts are known news, listed only with allTicket.
-    Promise.all(
-      (['open', 'pending'] as const).map((status) =>
-        api.get<{ tickets: Ticket[] }>('/tickets', { status, withUnreadMessages: true, showAll: false, pageNumber: 1 }, { signal: controller.signal }),
-      ),
-    )
-      .then((answers) => {
-        const loaded = answers.flatMap((a) => a.tickets);
-        for (const ticket of loaded) announced.current.set(ticket.id, Math.max(ticket.unreadMessages, announced.current.get(ticket.id) ?? 0));
-        setTickets(loaded.filter((ticket) => inNotificationList(me, ticket)).sort(byUpdatedDesc));
-      })
-      // The bell is on every page: a failure leaves it empty rather than toasting everywhere.
-      .catch(() => undefined);
-    return () => controller.abort();
-  }, [userId, allTicket, queueKey]);
+  const queryKey = useMemo(() => queryKeys.unreadTickets(userId ?? 0, { allTicket, queues: queueKey }), [userId, allTicket, queueKey]);
+  const { data: tickets = NONE } = useQuery({
+    queryKey,
+    queryFn: async ({ signal }) => {
+      // Waiting tickets are loaded for everyone: their counts are known news, listed only with allTicket.
+      const answers = await Promise.all(
+        (['open', 'pending'] as const).map((status) =>
+          api.get<{ tickets: Ticket[] }>('/tickets', { status, withUnreadMessages: true, showAll: false, pageNumber: 1 }, { signal }),
+        ),
+      );
+      const loaded = answers.flatMap((a) => a.tickets);
+      for (const ticket of loaded) announced.current.set(ticket.id, Math.max(ticket.unreadMessages, announced.current.get(ticket.id) ?? 0));
+      return loaded.filter((ticket) => context.current.user !== null && inNotificationList(context.current.user, ticket)).sort(byUpdatedDesc);
+    },
+    enabled: userId !== undefined,
+    // The bell is on every page: a failure leaves it empty rather than toasting everywhere (no useLoadError).
+  });
 
   useEffect(() => {
     if (companyId === undefined) return;
+    const change = (apply: (tickets: Ticket[]) => Ticket[]) =>
+      queryClient.setQueryData<Ticket[]>(queryKey, (current) => (current ? apply(current) : current));
     const put = (ticket: Ticket) => {
       const me = context.current.user;
       if (!me) return;
-      setTickets((current) => {
+      change((current) => {
         const others = current.filter((item) => item.id !== ticket.id);
         return inNotificationList(me, ticket) ? [ticket, ...others].sort(byUpdatedDesc) : others;
       });
     };
-    const drop = (id: number) => setTickets((current) => current.filter((item) => item.id !== id));
+    const drop = (id: number) => change((current) => current.filter((item) => item.id !== id));
     const announce = (ticket: Ticket, body: string) => {
       const before = announced.current.get(ticket.id) ?? 0;
       announced.current.set(ticket.id, ticket.unreadMessages);
@@ -119,7 +122,7 @@ function useUnreadTickets(user: SessionUser | null, onOpen: (uuid: string) => vo
       offTickets();
       offMessages();
     };
-  }, [companyId, realtime]);
+  }, [companyId, realtime, queryClient, queryKey]);
 
   return tickets;
 }

@@ -8,7 +8,7 @@ const MAX_BACKOFF_MS = 30_000;
 /**
  * One websocket per tab. Reconnects with exponential backoff; when the socket cannot open (the
  * token expired) it refreshes the session first. Joined rooms are joined again after a reconnect,
- * and onReconnect listeners (lists) reload what they show: events of the gap were lost.
+ * and the onReconnect listener (the query cache) reloads what is shown: events of the gap were lost.
  */
 export class RealtimeClient {
   private socket: WebSocket | null = null;

@@ -1,9 +1,11 @@
-import { useCallback, useEffect, useState } from 'react';
-import { App } from 'antd';
+import { useCallback, useEffect } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { errorText } from '../../api/errors';
+import { queryKeys } from '../../api/query-keys';
 import { useAuth } from '../../auth/auth-provider';
+import { useLoadError } from '../../hooks/use-load-error';
 import type { Connection, SessionState } from './connections.types';
 
 export interface Connections {
@@ -26,32 +28,47 @@ const sessionOf = ({ status, qrcode, retries, number, updatedAt }: Connection): 
   updatedAt,
 });
 const byName = (a: Connection, b: Connection) => a.name.localeCompare(b.name, 'pt-BR') || a.id - b.id;
+const sortedByName = (items: Connection[]) => [...items].sort(byName);
+
+const NONE: Connection[] = [];
 
 /**
  * The company's connections, loaded once and kept live: company-{id}-whatsapp brings created,
  * edited and deleted connections, company-{id}-whatsappSession their status, QR code and retries.
- * Used by the connections page and by the menu badge. `quiet` leaves load failures unannounced
- * (the badge must not toast on every page).
+ * Used by the connections page and by the menu badge (one cache for both). `quiet` leaves load
+ * failures unannounced (the badge must not toast on every page).
  */
 export function useConnections({ quiet = false }: { quiet?: boolean } = {}): Connections {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const { user, realtime } = useAuth();
+  const queryClient = useQueryClient();
   const companyId = user?.companyId;
-  const [items, setItems] = useState<Connection[]>([]);
-  const [loading, setLoading] = useState(true);
+  const query = useQuery({
+    queryKey: queryKeys.records('/whatsapp'),
+    queryFn: ({ signal }) => api.get<Connection[]>('/whatsapp', undefined, { signal }),
+    select: sortedByName,
+    enabled: companyId !== undefined,
+  });
+  useLoadError(query.error, (err) => errorText(err, t), !quiet);
 
-  const put = useCallback((connection: Connection, keepSession: boolean) => {
-    setItems((current) => {
-      const known = current.find((c) => c.id === connection.id);
-      const session = keepSession && known ? sessionOf(known) : {};
-      return [...current.filter((c) => c.id !== connection.id), { ...known, ...connection, ...session }].sort(byName);
-    });
-  }, []);
+  const change = useCallback(
+    (apply: (items: Connection[]) => Connection[]) =>
+      queryClient.setQueryData<Connection[]>(queryKeys.records('/whatsapp'), (items) => (items ? apply(items) : items)),
+    [queryClient],
+  );
+  const put = useCallback(
+    (connection: Connection, keepSession: boolean) =>
+      change((items) => {
+        const known = items.find((c) => c.id === connection.id);
+        const session = keepSession && known ? sessionOf(known) : {};
+        return [...items.filter((c) => c.id !== connection.id), { ...known, ...connection, ...session }];
+      }),
+    [change],
+  );
   // A save's answer may arrive after the session frames that followed it: the live session state wins.
   const upsert = useCallback((connection: Connection) => put(connection, true), [put]);
 
-  const drop = useCallback((id: number) => setItems((current) => current.filter((c) => c.id !== id)), []);
+  const drop = useCallback((id: number) => change((items) => items.filter((c) => c.id !== id)), [change]);
 
   useEffect(() => {
     if (companyId === undefined) return;
@@ -63,31 +80,13 @@ export function useConnections({ quiet = false }: { quiet?: boolean } = {}): Con
     const offSessions = realtime.on(`company-${companyId}-whatsappSession`, (data) => {
       const { action, session } = data as SessionFrame;
       if (action !== 'update' || !session) return;
-      setItems((current) => current.map((c) => (c.id === session.id ? { ...c, ...session } : c)));
+      change((items) => items.map((c) => (c.id === session.id ? { ...c, ...session } : c)));
     });
     return () => {
       offConnections();
       offSessions();
     };
-  }, [companyId, realtime, put, drop]);
+  }, [companyId, realtime, put, drop, change]);
 
-  useEffect(() => {
-    if (companyId === undefined) return;
-    const controller = new AbortController();
-    setLoading(true);
-    api
-      .get<Connection[]>('/whatsapp', undefined, { signal: controller.signal })
-      .then((list) => {
-        setItems([...list].sort(byName));
-        setLoading(false);
-      })
-      .catch((err: unknown) => {
-        if (controller.signal.aborted) return;
-        setLoading(false);
-        if (!quiet) void message.error(errorText(err, t));
-      });
-    return () => controller.abort();
-  }, [companyId, quiet, message, t]);
-
-  return { items, loading, upsert, drop };
+  return { items: query.data ?? NONE, loading: query.isPending, upsert, drop };
 }

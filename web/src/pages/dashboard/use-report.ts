@@ -1,8 +1,7 @@
-import { useEffect, useState } from 'react';
-import { App } from 'antd';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
 import { errorText } from '../../api/errors';
+import { useApiQuery } from '../../hooks/use-api-query';
 
 /** What to ask for: a new object asks again, even with the same query (the Filtrar button). */
 export interface ReportRequest {
@@ -15,28 +14,25 @@ export interface Report<T> {
   failed: boolean;
 }
 
+const sameQuery = (a: ReportRequest, b: ReportRequest) => JSON.stringify(a.query) === JSON.stringify(b.query);
+
 /**
  * One report of the dashboard API, fetched for each request; the previous figures stay on screen
  * while the next ones load, and a failure is told in a toast.
  */
 export function useReport<T>(path: string, request: ReportRequest): Report<T> {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const [report, setReport] = useState<Report<T>>({ data: null, loading: true, failed: false });
+  const report = useApiQuery<T>(path, { query: request.query, keepPrevious: true, failureText: (err) => errorText(err, t) });
+  const asked = useRef(request);
+  const { refetch } = report;
 
+  // A new query loads by itself; the same query asked again is read again.
   useEffect(() => {
-    const controller = new AbortController();
-    setReport((current) => ({ ...current, loading: true }));
-    api
-      .get<T>(path, request.query, { signal: controller.signal })
-      .then((data) => setReport({ data, loading: false, failed: false }))
-      .catch((err: unknown) => {
-        if (controller.signal.aborted) return;
-        setReport((current) => ({ ...current, loading: false, failed: true }));
-        void message.error(errorText(err, t));
-      });
-    return () => controller.abort();
-  }, [path, request, message, t]);
+    if (asked.current === request) return;
+    const again = sameQuery(asked.current, request);
+    asked.current = request;
+    if (again) void refetch();
+  }, [request, refetch]);
 
-  return report;
+  return { data: report.data ?? null, loading: report.isFetching, failed: report.isError };
 }

@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { App, Button, Empty, Flex, Popconfirm, Skeleton, Tag, Tooltip, Typography, theme } from 'antd';
 import { DeleteOutlined, EditOutlined, PlusOutlined, SubnodeOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { errorText } from '../../api/errors';
+import { useApiQuery } from '../../hooks/use-api-query';
 import { OptionFormModal, type OptionTarget } from './option-form-modal';
 import type { QueueOptionNode } from './queues.types';
 
@@ -71,23 +72,11 @@ function OptionBranch({ node, depth, actions }: { node: QueueOptionNode; depth: 
 export function QueueOptionsEditor({ queueId }: { queueId: number }) {
   const { t } = useTranslation('queues');
   const { message } = App.useApp();
-  const [tree, setTree] = useState<QueueOptionNode[] | null>(null);
   const [target, setTarget] = useState<OptionTarget | null>(null);
-  const [generation, setGeneration] = useState(0);
-  const reload = useCallback(() => setGeneration((g) => g + 1), []);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    api
-      .get<QueueOptionNode[]>('/queue-options', { queueId, parentId: -1 }, { signal: controller.signal })
-      .then(setTree)
-      .catch((err: unknown) => {
-        if (controller.signal.aborted) return;
-        setTree([]);
-        void message.error(errorText(err, t));
-      });
-    return () => controller.abort();
-  }, [queueId, generation, message, t]);
+  const options = useApiQuery<QueueOptionNode[]>('/queue-options', { query: { queueId, parentId: -1 }, failureText: (err) => errorText(err, t) });
+  const tree = options.isError ? [] : (options.data ?? null);
+  const { refetch } = options;
+  const reload = () => void refetch();
 
   const actions: NodeActions = {
     addChild: (parent) => setTarget({ mode: 'create', queueId, parent }),

@@ -9,7 +9,7 @@ import { actionsColumn, RowActions } from '../../components/row-actions';
 import { useConfirmDelete } from '../../components/use-confirm-delete';
 import { registerTranslations } from '../../i18n';
 import { useCompanySettings } from '../settings/use-company-settings';
-import { useLiveRecords } from '../settings/use-live-records';
+import { useLiveRecords } from '../../hooks/use-live-records';
 import { errorText } from '../../api/errors';
 import { QueueModal } from './queue-modal';
 import { byQueueOrder, type Queue } from './queues.types';

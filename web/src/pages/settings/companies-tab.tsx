@@ -11,7 +11,7 @@ import { OFFERED_RECURRENCES, nextDueDate } from './due-date';
 import { FormActions, FormHeading } from './form-actions';
 import type { Company, CompanyCreated } from './settings.types';
 import { useAction } from './use-action';
-import { useLiveRecords } from './use-live-records';
+import { useLiveRecords } from '../../hooks/use-live-records';
 
 interface CompanyForm {
   name: string;

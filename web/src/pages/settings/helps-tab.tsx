@@ -7,7 +7,7 @@ import { api } from '../../api/client';
 import { FormActions, FormHeading } from './form-actions';
 import type { Help } from './settings.types';
 import { useAction } from './use-action';
-import { useLiveRecords } from './use-live-records';
+import { useLiveRecords } from '../../hooks/use-live-records';
 
 type HelpForm = Omit<Help, 'id'>;
 

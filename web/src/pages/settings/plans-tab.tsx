@@ -3,10 +3,11 @@ import { App, Col, Divider, Form, Input, InputNumber, Row, Space, Switch, Table,
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
+import { useApiQuery } from '../../hooks/use-api-query';
 import type { Plan, PlanCatalogue, PlanLabel } from '../../api/types';
 import { FormActions, FormHeading } from './form-actions';
 import { useAction } from './use-action';
-import { useLiveRecords } from './use-live-records';
+import { useLiveRecords } from '../../hooks/use-live-records';
 
 /** The form sends the flags and limits as `features` and `limits`, whatever the installation has. */
 type PlanForm = Pick<Plan, 'name' | 'users' | 'connections' | 'queues' | 'value' | 'features' | 'limits'>;
@@ -38,13 +39,7 @@ function blank(catalogue: PlanCatalogue): PlanForm {
 
 /** The installation's flags and limits (the spec's and the plugins'), read once per visit. */
 function usePlanCatalogue(): PlanCatalogue {
-  const [catalogue, setCatalogue] = useState(EMPTY_CATALOGUE);
-  useEffect(() => {
-    const abort = new AbortController();
-    api.get<PlanCatalogue>('/plans/features', undefined, { signal: abort.signal }).then(setCatalogue, () => undefined);
-    return () => abort.abort();
-  }, []);
-  return catalogue;
+  return useApiQuery<PlanCatalogue>('/plans/features').data ?? EMPTY_CATALOGUE;
 }
 
 /** Planos (super users): the plan form and the table of plans. */

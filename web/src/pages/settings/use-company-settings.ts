@@ -1,10 +1,13 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { errorText } from '../../api/errors';
+import { queryKeys } from '../../api/query-keys';
 import type { Setting } from '../../api/types';
 import { useAuth } from '../../auth/auth-provider';
+import { useLoadError } from '../../hooks/use-load-error';
 
 export interface CompanySettings {
   /** key → value, as GET /api/settings answers them. */
@@ -24,44 +27,40 @@ export function useCompanySettings(): CompanySettings {
   const { message } = App.useApp();
   const { user, realtime } = useAuth();
   const companyId = user?.companyId;
-  const [values, setValues] = useState<Record<string, string>>({});
-  const [loading, setLoading] = useState(true);
+  const queryClient = useQueryClient();
   const [saving, setSaving] = useState<string | null>(null);
-  const [generation, setGeneration] = useState(0);
+  const query = useQuery({
+    queryKey: queryKeys.records('/settings'),
+    queryFn: ({ signal }) => api.get<Setting[]>('/settings', undefined, { signal }),
+  });
+  useLoadError(query.error, (err) => errorText(err, t));
+  const values = useMemo(() => Object.fromEntries((query.data ?? []).map((s) => [s.key, s.value])), [query.data]);
 
-  useEffect(() => {
-    const controller = new AbortController();
-    api
-      .get<Setting[]>('/settings', undefined, { signal: controller.signal })
-      .then((list) => {
-        setValues(Object.fromEntries(list.map((s) => [s.key, s.value])));
-        setLoading(false);
-      })
-      .catch((err: unknown) => {
-        if (controller.signal.aborted) return;
-        setLoading(false);
-        void message.error(errorText(err, t));
-      });
-    return () => controller.abort();
-  }, [generation, message, t]);
+  /** Puts a saved setting in place of the one listed. */
+  const put = useCallback(
+    (setting: Setting) =>
+      queryClient.setQueryData<Setting[]>(queryKeys.records('/settings'), (list) =>
+        list ? [...list.filter((s) => s.key !== setting.key), setting] : list,
+      ),
+    [queryClient],
+  );
 
   useEffect(() => {
     if (companyId === undefined) return;
     return realtime.on(`company-${companyId}-settings`, (data) => {
       const frame = data as { action?: string; setting?: Setting };
-      const setting = frame.setting;
-      if (frame.action === 'update' && setting) setValues((current) => ({ ...current, [setting.key]: setting.value }));
+      if (frame.action === 'update' && frame.setting) put(frame.setting);
     });
-  }, [companyId, realtime]);
+  }, [companyId, realtime, put]);
 
-  const reload = useCallback(() => setGeneration((g) => g + 1), []);
+  const { refetch } = query;
+  const reload = useCallback(() => void refetch(), [refetch]);
 
   const update = useCallback(
     async (key: string, value: string) => {
       setSaving(key);
       try {
-        const saved = await api.put<Setting>(`/settings/${key}`, { value });
-        setValues((current) => ({ ...current, [saved.key]: saved.value }));
+        put(await api.put<Setting>(`/settings/${key}`, { value }));
         void message.success(t('options.updated'));
       } catch (err) {
         void message.error(errorText(err, t));
@@ -69,8 +68,8 @@ export function useCompanySettings(): CompanySettings {
         setSaving(null);
       }
     },
-    [message, t],
+    [message, t, put],
   );
 
-  return { values, loading, saving, reload, update };
+  return { values, loading: query.isPending, saving, reload, update };
 }

@@ -1,10 +1,11 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { App } from 'antd';
+import { useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
 import { errorText } from '../../api/errors';
 import { useAuth } from '../../auth/auth-provider';
+import { useApiQuery } from '../../hooks/use-api-query';
 import { isAdminUser } from './ticket-rules';
+
+const NONE: Choice[] = [];
 
 export interface Choice {
   id: number;
@@ -18,29 +19,11 @@ export interface Choice {
  */
 export function useChoices(path: string, enabled: boolean, pick: (answer: unknown) => Choice[] = (a) => a as Choice[]) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const [state, setState] = useState<{ items: Choice[]; ready: boolean }>({ items: [], ready: false });
+  const { data, isPending, isError } = useApiQuery<unknown>(path, { enabled, failureText: (err) => errorText(err, t) });
   const pickRef = useRef(pick);
   pickRef.current = pick;
-
-  useEffect(() => {
-    if (!enabled) return;
-    const controller = new AbortController();
-    api
-      .get<unknown>(path, undefined, { signal: controller.signal })
-      .then((answer) => {
-        const items = pickRef.current(answer).map(({ id, name, color }) => ({ id, name, color }));
-        setState({ items, ready: true });
-      })
-      .catch((err: unknown) => {
-        if (controller.signal.aborted) return;
-        setState({ items: [], ready: true });
-        void message.error(errorText(err, t));
-      });
-    return () => controller.abort();
-  }, [path, enabled, message, t]);
-
-  return state;
+  const items = useMemo(() => (data === undefined ? NONE : pickRef.current(data).map(({ id, name, color }) => ({ id, name, color }))), [data]);
+  return { items: isError ? NONE : items, ready: !isPending || isError };
 }
 
 /** The queues a user may pick: every queue of the company for admins, their own for everyone else. */

@@ -1,9 +1,11 @@
-import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
-import { App } from 'antd';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useInfiniteQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
+import { queryKeys } from '../../api/query-keys';
 import type { ChatMessage, Ticket } from '../../api/types';
 import { useAuth } from '../../auth/auth-provider';
+import { useLoadError } from '../../hooks/use-load-error';
 import { byUpdatedDesc, inScope, mayView, type ListScope } from './ticket-rules';
 
 /** What GET /api/tickets is asked: the list's scope plus the search tab's filters. */
@@ -51,27 +53,18 @@ export interface TicketsList {
   loadMore(): void;
 }
 
-interface State {
+/** The list as shown: its tickets in order, its size on the server, and whether pages remain. */
+interface ListState {
   tickets: Ticket[];
   count: number;
   hasMore: boolean;
-  page: number;
-  loading: boolean;
 }
 
-type Action =
-  | { type: 'reset' }
-  | { type: 'loading' }
-  | { type: 'loaded'; page: number; answer: TicketsAnswer }
-  | { type: 'failed' }
-  | { type: 'more' }
-  | { type: 'put'; ticket: Ticket; belongs: boolean | 'ifKnown'; toTop: boolean }
-  | { type: 'remove'; id: number }
-  | { type: 'read'; id: number };
+type CachedPages = InfiniteData<TicketsAnswer, number>;
 
-const INITIAL: State = { tickets: [], count: 0, hasMore: false, page: 1, loading: false };
+const NONE: Ticket[] = [];
 
-function put(state: State, ticket: Ticket, belongs: boolean | 'ifKnown', toTop: boolean): State {
+function put(state: ListState, ticket: Ticket, belongs: boolean | 'ifKnown', toTop: boolean): ListState {
   const index = state.tickets.findIndex((t) => t.id === ticket.id);
   if (belongs === false) return index < 0 ? state : remove(state, ticket.id);
   if (index >= 0) {
@@ -88,33 +81,34 @@ function put(state: State, ticket: Ticket, belongs: boolean | 'ifKnown', toTop: 
   return { ...state, tickets, count: state.count + 1 };
 }
 
-function remove(state: State, id: number): State {
+function remove(state: ListState, id: number): ListState {
   if (!state.tickets.some((t) => t.id === id)) return state;
   return { ...state, tickets: state.tickets.filter((t) => t.id !== id), count: Math.max(0, state.count - 1) };
 }
 
-function reducer(state: State, action: Action): State {
-  switch (action.type) {
-    case 'reset':
-      return INITIAL;
-    case 'loading':
-      return { ...state, loading: true };
-    case 'loaded': {
-      const { tickets: page, hasMore, count } = action.answer;
-      const tickets = action.page === 1 ? page : [...state.tickets, ...page.filter((p) => !state.tickets.some((t) => t.id === p.id))];
-      return { ...state, tickets, hasMore, count: action.page === 1 ? (count ?? page.length) : state.count, loading: false };
-    }
-    case 'failed':
-      return { ...state, loading: false, hasMore: false };
-    case 'more':
-      return state.loading || !state.hasMore ? state : { ...state, page: state.page + 1 };
-    case 'put':
-      return put(state, action.ticket, action.belongs, action.toTop);
-    case 'remove':
-      return remove(state, action.id);
-    case 'read':
-      return { ...state, tickets: state.tickets.map((t) => (t.id === action.id ? { ...t, unreadMessages: 0 } : t)) };
-  }
+function read(state: ListState, id: number): ListState {
+  return { ...state, tickets: state.tickets.map((t) => (t.id === id ? { ...t, unreadMessages: 0 } : t)) };
+}
+
+/** The pages as one list; a ticket a live frame moved may come again in a later page: shown once. */
+function listOf(pages: TicketsAnswer[]): ListState {
+  const seen = new Set<number>();
+  const tickets = pages.flatMap((page) => page.tickets.filter((t) => !seen.has(t.id) && (seen.add(t.id), true)));
+  return { tickets, count: pages[0]?.count ?? tickets.length, hasMore: pages.at(-1)?.hasMore ?? false };
+}
+
+/**
+ * Applies a live change to the cached pages. The order is the list's once it is on screen, so the
+ * result goes into the first page (with the count); the pages keep their number and their hasMore,
+ * which say what the next page and a refetch read.
+ */
+function changePages(data: CachedPages | undefined, change: (state: ListState) => ListState): CachedPages | undefined {
+  if (!data) return data;
+  const before = listOf(data.pages);
+  const after = change(before);
+  if (after === before) return data;
+  const pages = data.pages.map((page, i) => (i === 0 ? { ...page, tickets: after.tickets, count: after.count } : { ...page, tickets: [] }));
+  return { ...data, pages };
 }
 
 function toParams(query: TicketsQuery, page: number) {
@@ -133,52 +127,24 @@ function toParams(query: TicketsQuery, page: number) {
 /**
  * One ticket list: loads GET /api/tickets page by page (40 a page, newest first) and keeps it live
  * with company-{id}-ticket (update, updateUnread, delete) and company-{id}-appMessage (a new
- * message moves its ticket to the top). A change of the query starts again at page 1.
+ * message moves its ticket to the top). A change of the query is another list, from page 1.
  */
 export function useTicketsList({ query, enabled, live }: UseTicketsListOptions): TicketsList {
   const { t } = useTranslation('tickets');
-  const { message } = App.useApp();
   const { user, realtime } = useAuth();
-  const [state, dispatch] = useReducer(reducer, INITIAL);
-  const key = JSON.stringify(query);
-  const [loadedKey, setLoadedKey] = useState(key);
-  if (loadedKey !== key) {
-    // A new query is a new list: start again before the next effects run.
-    setLoadedKey(key);
-    dispatch({ type: 'reset' });
-  }
+  const queryClient = useQueryClient();
+  const queryKey = queryKeys.tickets(query);
   const context = useRef({ query, enabled, live, user });
   context.current = { query, enabled, live, user };
-  // Events sent while the socket was down are lost: after a reconnect the list is read again.
-  const [generation, setGeneration] = useState(0);
-  useEffect(
-    () =>
-      realtime.onReconnect(() => {
-        dispatch({ type: 'reset' });
-        setGeneration((g) => g + 1);
-      }),
-    [realtime],
-  );
 
-  useEffect(() => {
-    if (!enabled) {
-      dispatch({ type: 'reset' });
-      return;
-    }
-    const controller = new AbortController();
-    const page = state.page;
-    dispatch({ type: 'loading' });
-    api
-      .get<TicketsAnswer>('/tickets', toParams(context.current.query, page), { signal: controller.signal })
-      .then((answer) => dispatch({ type: 'loaded', page, answer }))
-      .catch((err: unknown) => {
-        if (controller.signal.aborted) return;
-        dispatch({ type: 'failed' });
-        void message.error(t('toasts.loadFailed'));
-        console.error(err);
-      });
-    return () => controller.abort();
-  }, [key, state.page, generation, enabled, message, t]);
+  const pages = useInfiniteQuery({
+    queryKey,
+    queryFn: ({ pageParam, signal }) => api.get<TicketsAnswer>('/tickets', toParams(query, pageParam), { signal }),
+    initialPageParam: 1,
+    getNextPageParam: (last, _pages, lastPage) => (last.hasMore ? lastPage + 1 : undefined),
+    enabled,
+  });
+  useLoadError(pages.error, () => t('toasts.loadFailed'));
 
   // The old product's rooms; harmless here, where the server routes ticket events by queue and user.
   useEffect(() => {
@@ -189,17 +155,21 @@ export function useTicketsList({ query, enabled, live }: UseTicketsListOptions):
   const companyId = user?.companyId;
   useEffect(() => {
     if (companyId === undefined) return;
+    const change = (apply: (state: ListState) => ListState) => {
+      if (!context.current.enabled) return;
+      queryClient.setQueryData<CachedPages>(queryKeys.tickets(context.current.query), (data) => changePages(data, apply));
+    };
     const place = (ticket: Ticket, toTop: boolean) => {
-      const { query: scope, enabled: on, live: mode, user: me } = context.current;
-      if (!on || !me) return;
+      const { query: scope, live: mode, user: me } = context.current;
+      if (!me) return;
       // Search results are not re-run live: a listed ticket is refreshed, or dropped once out of sight.
       const belongs = mode === 'scope' ? inScope(me, scope, ticket) : mayView(me, ticket) && 'ifKnown';
-      dispatch({ type: 'put', ticket, belongs, toTop });
+      change((state) => put(state, ticket, belongs, toTop));
     };
     const offTickets = realtime.on(`company-${companyId}-ticket`, (data) => {
       const frame = data as TicketFrame;
-      if (frame.action === 'delete') dispatch({ type: 'remove', id: Number(frame.ticketId) });
-      else if (frame.action === 'updateUnread') dispatch({ type: 'read', id: Number(frame.ticketId) });
+      if (frame.action === 'delete') change((state) => remove(state, Number(frame.ticketId)));
+      else if (frame.action === 'updateUnread') change((state) => read(state, Number(frame.ticketId)));
       else if (frame.action === 'update' && frame.ticket) place(frame.ticket, false);
     });
     const offMessages = realtime.on(`company-${companyId}-appMessage`, (data) => {
@@ -210,9 +180,14 @@ export function useTicketsList({ query, enabled, live }: UseTicketsListOptions):
       offTickets();
       offMessages();
     };
-  }, [companyId, realtime]);
+  }, [companyId, realtime, queryClient]);
 
-  const loadMore = useCallback(() => dispatch({ type: 'more' }), []);
+  const state = useMemo(() => (enabled && pages.data ? listOf(pages.data.pages) : undefined), [enabled, pages.data]);
+  const { isFetching, hasNextPage, fetchNextPage } = pages;
+  const loadMore = useCallback(() => {
+    if (!isFetching && hasNextPage) void fetchNextPage();
+  }, [isFetching, hasNextPage, fetchNextPage]);
+  if (!state) return { tickets: NONE, count: 0, loading: enabled && isFetching, hasMore: false, loadMore };
   const count = state.hasMore ? Math.max(state.count, state.tickets.length) : state.tickets.length;
-  return { tickets: state.tickets, count, loading: state.loading, hasMore: state.hasMore, loadMore };
+  return { tickets: state.tickets, count, loading: isFetching, hasMore: state.hasMore && !pages.isError, loadMore };
 }

@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
-import { App } from 'antd';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, api } from '../../api/client';
+import { ApiError } from '../../api/client';
 import { errorText } from '../../api/errors';
+import { useApiQuery } from '../../hooks/use-api-query';
+import { useLoadError } from '../../hooks/use-load-error';
 
 export interface Choice {
   id: number;
@@ -26,23 +27,13 @@ const UNAVAILABLE: Choices = { items: [], status: 'unavailable' };
  */
 export function useChoices(path: string, enabled: boolean): Choices {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const [choices, setChoices] = useState<Choices>(LOADING);
-
-  useEffect(() => {
-    if (!enabled) return;
-    const controller = new AbortController();
-    setChoices(LOADING);
-    api
-      .get<Choice[]>(path, undefined, { signal: controller.signal })
-      .then((items) => setChoices({ items: items.map(({ id, name, color }) => ({ id, name, color })), status: 'ready' }))
-      .catch((err: unknown) => {
-        if (controller.signal.aborted) return;
-        setChoices(UNAVAILABLE);
-        if (!(err instanceof ApiError && err.status === 404)) void message.error(errorText(err, t));
-      });
-    return () => controller.abort();
-  }, [path, enabled, message, t]);
-
-  return choices;
+  const { data, error, isFetching } = useApiQuery<Choice[]>(path, { enabled });
+  const missing = error instanceof ApiError && error.status === 404;
+  useLoadError(error, (err) => errorText(err, t), !missing);
+  return useMemo(() => {
+    if (error) return UNAVAILABLE;
+    // Each opening reads the list again; until then it is not ready.
+    if (!data || isFetching) return LOADING;
+    return { items: data.map(({ id, name, color }) => ({ id, name, color })), status: 'ready' };
+  }, [data, error, isFetching]);
 }

@@ -1,26 +1,18 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { theme, Typography } from 'antd';
 import { PaperClipOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../../api/client';
+import { useApiQuery } from '../../../hooks/use-api-query';
 import { pickerLabel, type QuickReply } from './compose-text';
+
+const NO_REPLIES: QuickReply[] = [];
 
 export const PICKER_ID = 'composer-quick-replies';
 export const optionId = (index: number) => `${PICKER_ID}-${index}`;
 
 /** The caller's quick replies, fetched again each time the picker opens (they change on another page). */
 export function useQuickReplies(open: boolean): QuickReply[] {
-  const [replies, setReplies] = useState<QuickReply[]>([]);
-  useEffect(() => {
-    if (!open) return;
-    const controller = new AbortController();
-    api
-      .get<QuickReply[]>('/quick-messages/list', undefined, { signal: controller.signal })
-      .then(setReplies)
-      .catch(() => undefined);
-    return () => controller.abort();
-  }, [open]);
-  return replies;
+  return useApiQuery<QuickReply[]>('/quick-messages/list', { enabled: open }).data ?? NO_REPLIES;
 }
 
 interface PickerProps {

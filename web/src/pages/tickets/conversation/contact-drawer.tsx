@@ -1,11 +1,13 @@
 import { useEffect, useState } from 'react';
-import { App, Avatar, Button, Descriptions, Divider, Drawer, Flex, Spin, Typography } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import { Avatar, Button, Descriptions, Divider, Drawer, Flex, Spin, Typography } from 'antd';
 import { EditOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../../api/client';
 import { errorText } from '../../../api/errors';
+import { queryKeys } from '../../../api/query-keys';
 import type { Ticket } from '../../../api/types';
 import { useAuth } from '../../../auth/auth-provider';
+import { useApiQuery } from '../../../hooks/use-api-query';
 import { registerTranslations } from '../../../i18n';
 import { ContactModal } from '../../contacts/contact-modal';
 import { contactsTranslations } from '../../contacts/contacts.i18n';
@@ -27,34 +29,21 @@ export interface ContactDrawerProps {
 /** The right drawer: the contact's picture, name, number and e-mail, extra fields, and the ticket notes. */
 export function ContactDrawer({ open, ticket, readOnly, onClose }: ContactDrawerProps) {
   const { t } = useTranslation('conversation');
-  const { message } = App.useApp();
   const { user, realtime } = useAuth();
   const companyId = user?.companyId;
   const contactId = ticket.contactId;
-  const [contact, setContact] = useState<ContactDetail | null>(null);
+  const queryClient = useQueryClient();
+  const contact = useApiQuery<ContactDetail>(`/contacts/${contactId}`, { enabled: open, failureText: (err) => errorText(err, t) }).data ?? null;
   const [editing, setEditing] = useState(false);
-  const [version, setVersion] = useState(0);
 
   // A saved contact (here or on the contacts page) is read again.
   useEffect(() => {
     if (!open || companyId === undefined) return;
     return realtime.on(`company-${companyId}-contact`, (data) => {
       const frame = data as { action?: string; contact?: { id: number } };
-      if (frame.action === 'update' && frame.contact?.id === contactId) setVersion((v) => v + 1);
+      if (frame.action === 'update' && frame.contact?.id === contactId) void queryClient.invalidateQueries({ queryKey: queryKeys.records(`/contacts/${contactId}`) });
     });
-  }, [open, companyId, contactId, realtime]);
-
-  useEffect(() => {
-    if (!open) return;
-    const controller = new AbortController();
-    api
-      .get<ContactDetail>(`/contacts/${contactId}`, undefined, { signal: controller.signal })
-      .then(setContact)
-      .catch((err: unknown) => {
-        if (!controller.signal.aborted) void message.error(errorText(err, t));
-      });
-    return () => controller.abort();
-  }, [open, contactId, version, message, t]);
+  }, [open, companyId, contactId, realtime, queryClient]);
 
   const shown = contact ?? { ...ticket.contact, extraInfo: null };
 

@@ -6,6 +6,7 @@ import { api } from '../../../api/client';
 import { errorText } from '../../../api/errors';
 import type { Ticket } from '../../../api/types';
 import { ColorChip } from '../../../components/color-chip';
+import { useApiQuery } from '../../../hooks/use-api-query';
 
 type TicketTag = Ticket['tags'][number];
 
@@ -14,7 +15,6 @@ export function TagEditor({ ticket, disabled }: { ticket: Ticket; disabled: bool
   const { t } = useTranslation('conversation');
   const { message } = App.useApp();
   const { token } = theme.useToken();
-  const [all, setAll] = useState<TicketTag[]>([]);
   const [selected, setSelected] = useState<number[]>(() => ticket.tags.map((tag) => tag.id));
   const [saving, setSaving] = useState(false);
   const ticketTags = ticket.tags.map((tag) => tag.id).join(',');
@@ -24,17 +24,7 @@ export function TagEditor({ ticket, disabled }: { ticket: Ticket; disabled: bool
     setSelected(ticketTags ? ticketTags.split(',').map(Number) : []);
   }, [ticketTags]);
 
-  useEffect(() => {
-    if (disabled) return;
-    const controller = new AbortController();
-    api
-      .get<TicketTag[]>('/tags/list', undefined, { signal: controller.signal })
-      .then(setAll)
-      .catch((err: unknown) => {
-        if (!controller.signal.aborted) void message.error(errorText(err, t));
-      });
-    return () => controller.abort();
-  }, [disabled, message, t]);
+  const all = useApiQuery<TicketTag[]>('/tags/list', { enabled: !disabled, failureText: (err) => errorText(err, t) }).data ?? [];
 
   const known = new Map([...ticket.tags, ...all].map((tag) => [tag.id, tag]));
 

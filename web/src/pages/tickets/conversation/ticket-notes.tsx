@@ -1,12 +1,14 @@
-import { useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Empty, Flex, Form, Input, Spin, Typography, theme } from 'antd';
 import { DeleteOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client';
 import { errorText } from '../../../api/errors';
+import { queryKeys } from '../../../api/query-keys';
 import type { Ticket, TicketNote } from '../../../api/types';
 import { useAuth } from '../../../auth/auth-provider';
 import { useSubmitGuard } from '../../../components/use-submit-guard';
+import { useApiQuery } from '../../../hooks/use-api-query';
 import { useCompanyClock } from '../../../layout/use-company-clock';
 
 /** Spec §5 and §9: a note has 2 characters at least; the list is at most 200 px high. */
@@ -21,25 +23,16 @@ export function TicketNotes({ ticket }: { ticket: Pick<Ticket, 'id' | 'contactId
   const clock = useCompanyClock();
   const { user } = useAuth();
   const [form] = Form.useForm<{ note: string }>();
-  const [notes, setNotes] = useState<TicketNote[]>([]);
-  const [loading, setLoading] = useState(true);
+  const queryClient = useQueryClient();
   const { saving, guard } = useSubmitGuard((err) => errorText(err, t));
   const admin = user?.profile === 'admin' || user?.super === true;
 
-  useEffect(() => {
-    const controller = new AbortController();
-    setLoading(true);
-    api
-      .get<TicketNote[]>('/ticket-notes/list', { ticketId: ticket.id, contactId: ticket.contactId }, { signal: controller.signal })
-      .then(setNotes)
-      .catch((err: unknown) => {
-        if (!controller.signal.aborted) void message.error(errorText(err, t));
-      })
-      .finally(() => {
-        if (!controller.signal.aborted) setLoading(false);
-      });
-    return () => controller.abort();
-  }, [ticket.id, ticket.contactId, message, t]);
+  const query = { ticketId: ticket.id, contactId: ticket.contactId };
+  const notesQuery = useApiQuery<TicketNote[]>('/ticket-notes/list', { query, failureText: (err) => errorText(err, t) });
+  const notes = notesQuery.data ?? [];
+  const loading = notesQuery.isFetching;
+  const setNotes = (change: (current: TicketNote[]) => TicketNote[]) =>
+    queryClient.setQueryData<TicketNote[]>(queryKeys.records('/ticket-notes/list', query), (current) => change(current ?? []));
 
   const add = ({ note }: { note: string }) =>
     guard(

@@ -6,6 +6,7 @@ import { errorText } from '../../../api/errors';
 import type { QueueRef, Ticket } from '../../../api/types';
 import { ModalFooter } from '../../../components/modal-footer';
 import { useSubmitGuard } from '../../../components/use-submit-guard';
+import { useApiQuery } from '../../../hooks/use-api-query';
 
 /** User search starts at this many typed characters (spec §5). */
 const USER_SEARCH_MIN = 3;
@@ -32,9 +33,6 @@ export function TransferModal({ open, ticket, onClose, onTransferred }: Transfer
   const { t } = useTranslation('conversation');
   const { message } = App.useApp();
   const [form] = Form.useForm<FormValues>();
-  const [queues, setQueues] = useState<QueueRef[]>([]);
-  const [users, setUsers] = useState<UserChoice[]>([]);
-  const [loading, setLoading] = useState(false);
   const [search, setSearch] = useState('');
   const { saving, guard } = useSubmitGuard((err) => errorText(err, t));
 
@@ -42,24 +40,14 @@ export function TransferModal({ open, ticket, onClose, onTransferred }: Transfer
     if (!open) return;
     form.resetFields();
     setSearch('');
-    const controller = new AbortController();
-    setLoading(true);
-    Promise.all([
-      api.get<QueueRef[]>('/queue', undefined, { signal: controller.signal }),
-      api.get<{ users: UserChoice[] }>('/users/list', undefined, { signal: controller.signal }),
-    ])
-      .then(([queueList, userList]) => {
-        setQueues(queueList);
-        setUsers(userList.users);
-      })
-      .catch((err: unknown) => {
-        if (!controller.signal.aborted) void message.error(errorText(err, t));
-      })
-      .finally(() => {
-        if (!controller.signal.aborted) setLoading(false);
-      });
-    return () => controller.abort();
-  }, [open, form, message, t]);
+  }, [open, form]);
+  // Each opening reads the queues and users again (they may have changed since).
+  const failureText = (err: unknown) => errorText(err, t);
+  const queueList = useApiQuery<QueueRef[]>('/queue', { enabled: open, failureText });
+  const userList = useApiQuery<{ users: UserChoice[] }>('/users/list', { enabled: open, failureText });
+  const queues = queueList.data ?? [];
+  const users = userList.data?.users ?? [];
+  const loading = queueList.isFetching || userList.isFetching;
 
   const term = search.trim().toLowerCase();
   const selectedUser = Form.useWatch('userId', form);

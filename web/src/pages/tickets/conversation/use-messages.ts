@@ -1,10 +1,12 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { App } from 'antd';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useInfiniteQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client';
 import { errorText } from '../../../api/errors';
+import { queryKeys } from '../../../api/query-keys';
 import type { ChatMessage, Ticket } from '../../../api/types';
 import { useAuth } from '../../../auth/auth-provider';
+import { useLoadError } from '../../../hooks/use-load-error';
 
 interface MessagesPage {
   messages: ChatMessage[];
@@ -42,6 +44,23 @@ function merge(current: ChatMessage[], incoming: ChatMessage[]): ChatMessage[] {
   return [...byId.values()].sort(byTime);
 }
 
+type CachedPages = InfiniteData<MessagesPage, number>;
+
+/**
+ * Puts messages into the cached pages: one already loaded is replaced where it is, a new one joins
+ * the newest page (the one a refetch reads first). `onlyKnown` leaves out messages not loaded.
+ */
+function mergeInto(data: CachedPages | undefined, incoming: ChatMessage[], onlyKnown = false): CachedPages | undefined {
+  if (!data) return data;
+  const loaded = new Set(data.pages.flatMap((page) => page.messages.map((m) => m.id)));
+  const fresh = onlyKnown ? [] : incoming.filter((m) => !loaded.has(m.id));
+  const pages = data.pages.map((page, i) => ({
+    ...page,
+    messages: merge(page.messages, [...incoming.filter((m) => page.messages.some((shown) => shown.id === m.id)), ...(i === 0 ? fresh : [])]),
+  }));
+  return { ...data, pages };
+}
+
 /** New messages read by the ticket's user are marked read together, this long after the last one. */
 const MARK_READ_DELAY_MS = 1000;
 
@@ -53,19 +72,30 @@ const MARK_READ_DELAY_MS = 1000;
  */
 export function useMessages(ticket: Pick<Ticket, 'id' | 'contactId' | 'userId'> | null): ConversationMessages {
   const { t } = useTranslation('conversation');
-  const { message } = App.useApp();
   const { user, realtime } = useAuth();
+  const queryClient = useQueryClient();
   const companyId = user?.companyId;
   const ticketId = ticket?.id;
   const contactId = ticket?.contactId;
-  const [messages, setMessages] = useState<ChatMessage[]>([]);
-  const [loaded, setLoaded] = useState(false);
-  const [hasMore, setHasMore] = useState(false);
-  const [loadingOlder, setLoadingOlder] = useState(false);
-  const nextPage = useRef(2);
-  const busy = useRef(false);
   const reader = ticket !== null && ticket.userId === user?.id;
   const readTimer = useRef<number | undefined>(undefined);
+
+  const query = useInfiniteQuery({
+    queryKey: queryKeys.messages(ticketId ?? 0),
+    queryFn: ({ pageParam, signal }) => api.get<MessagesPage>(`/messages/${ticketId}`, { pageNumber: pageParam }, { signal }),
+    initialPageParam: 1,
+    getNextPageParam: (last, _pages, lastPage) => (last.hasMore ? lastPage + 1 : undefined),
+    enabled: ticketId !== undefined,
+  });
+  useLoadError(query.error, (err) => errorText(err, t));
+
+  const mergeMessages = useCallback(
+    (incoming: ChatMessage[], onlyKnown?: boolean) => {
+      if (ticketId === undefined) return;
+      queryClient.setQueryData<CachedPages>(queryKeys.messages(ticketId), (cached) => mergeInto(cached, incoming, onlyKnown));
+    },
+    [queryClient, ticketId],
+  );
 
   // Cleared when the ticket changes hands or the conversation closes.
   useEffect(() => () => window.clearTimeout(readTimer.current), [ticketId, reader]);
@@ -76,10 +106,10 @@ export function useMessages(ticket: Pick<Ticket, 'id' | 'contactId' | 'userId'> 
     readTimer.current = window.setTimeout(() => {
       api
         .get<MessagesPage>(`/messages/${ticketId}`, { pageNumber: 1 })
-        .then((page) => setMessages((current) => merge(current, page.messages)))
+        .then((page) => mergeMessages(page.messages))
         .catch(() => undefined); // the next open marks them; nothing to tell the reader
     }, MARK_READ_DELAY_MS);
-  }, [reader, ticketId]);
+  }, [reader, ticketId, mergeMessages]);
 
   useEffect(() => {
     if (companyId === undefined || contactId === undefined) return;
@@ -88,57 +118,27 @@ export function useMessages(ticket: Pick<Ticket, 'id' | 'contactId' | 'userId'> 
       if (!frame.message || frame.ticket?.contactId !== contactId) return;
       const incoming = frame.message;
       if (frame.action === 'create') {
-        setMessages((current) => merge(current, [incoming]));
+        mergeMessages([incoming]);
         if (!incoming.fromMe && incoming.ticketId === ticketId) markReadSoon();
       }
       // An update of a message not loaded (an old page) has nothing to change.
-      else if (frame.action === 'update') setMessages((current) => (current.some((m) => m.id === incoming.id) ? merge(current, [incoming]) : current));
+      else if (frame.action === 'update') mergeMessages([incoming], true);
     });
-  }, [companyId, contactId, ticketId, realtime, markReadSoon]);
+  }, [companyId, contactId, ticketId, realtime, mergeMessages, markReadSoon]);
 
-  useEffect(() => {
-    if (ticketId === undefined) return;
-    const controller = new AbortController();
-    busy.current = true;
-    api
-      .get<MessagesPage>(`/messages/${ticketId}`, { pageNumber: 1 }, { signal: controller.signal })
-      .then((page) => {
-        // Live messages may have come in while the page was on its way.
-        setMessages((current) => merge(current, page.messages));
-        setHasMore(page.hasMore);
-        nextPage.current = 2;
-        setLoaded(true);
-      })
-      .catch((err: unknown) => {
-        if (controller.signal.aborted) return;
-        setLoaded(true);
-        void message.error(errorText(err, t));
-      })
-      .finally(() => {
-        if (!controller.signal.aborted) busy.current = false;
-      });
-    return () => controller.abort();
-  }, [ticketId, message, t]);
-
+  const messages = useMemo(() => merge([], query.data?.pages.flatMap((page) => page.messages) ?? []), [query.data]);
+  const { isFetching, hasNextPage, fetchNextPage } = query;
   const loadOlder = useCallback(() => {
-    if (ticketId === undefined || busy.current || !hasMore) return;
-    busy.current = true;
-    setLoadingOlder(true);
-    api
-      .get<MessagesPage>(`/messages/${ticketId}`, { pageNumber: nextPage.current })
-      .then((page) => {
-        nextPage.current += 1;
-        setMessages((current) => merge(current, page.messages));
-        setHasMore(page.hasMore);
-      })
-      .catch((err: unknown) => void message.error(errorText(err, t)))
-      .finally(() => {
-        busy.current = false;
-        setLoadingOlder(false);
-      });
-  }, [ticketId, hasMore, message, t]);
+    if (!isFetching && hasNextPage) void fetchNextPage();
+  }, [isFetching, hasNextPage, fetchNextPage]);
+  const replace = useCallback((changed: ChatMessage) => mergeMessages([changed]), [mergeMessages]);
 
-  const replace = useCallback((changed: ChatMessage) => setMessages((current) => merge(current, [changed])), []);
-
-  return { messages, loaded, loadingOlder, hasMore, loadOlder, replace };
+  return {
+    messages,
+    loaded: ticketId !== undefined && !query.isPending,
+    loadingOlder: query.isFetchingNextPage,
+    hasMore: hasNextPage,
+    loadOlder,
+    replace,
+  };
 }

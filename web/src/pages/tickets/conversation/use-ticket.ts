@@ -1,7 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api, ApiError } from '../../../api/client';
+import { queryKeys } from '../../../api/query-keys';
 import type { Ticket } from '../../../api/types';
 import { useAuth } from '../../../auth/auth-provider';
 
@@ -22,25 +24,24 @@ export function useTicket(uuid: string, onLeave: () => void): LiveTicket {
   const { t } = useTranslation('conversation');
   const { message } = App.useApp();
   const { user, realtime } = useAuth();
+  const queryClient = useQueryClient();
   const companyId = user?.companyId;
-  const [ticket, setTicket] = useState<Ticket | null>(null);
   const leave = useRef(onLeave);
   leave.current = onLeave;
+  const { data: ticket = null, error } = useQuery({
+    queryKey: queryKeys.ticket(uuid),
+    queryFn: ({ signal }) => api.get<Ticket>(`/tickets/u/${encodeURIComponent(uuid)}`, undefined, { signal }),
+  });
   const ticketId = ticket?.id;
 
   useEffect(() => {
-    const controller = new AbortController();
-    api
-      .get<Ticket>(`/tickets/u/${encodeURIComponent(uuid)}`, undefined, { signal: controller.signal })
-      .then(setTicket)
-      .catch((err: unknown) => {
-        if (controller.signal.aborted) return;
-        const denied = err instanceof ApiError && err.status === 403;
-        void message.error(t(denied ? 'accessDenied' : 'loadFailed'));
-        leave.current();
-      });
-    return () => controller.abort();
-  }, [uuid, message, t]);
+    if (!error) return;
+    const denied = error instanceof ApiError && error.status === 403;
+    void message.error(t(denied ? 'accessDenied' : 'loadFailed'));
+    leave.current();
+  }, [error, message, t]);
+
+  const setTicket = useCallback((next: Ticket) => queryClient.setQueryData(queryKeys.ticket(uuid), next), [queryClient, uuid]);
 
   useEffect(() => {
     if (companyId === undefined || ticketId === undefined) return;
@@ -49,7 +50,7 @@ export function useTicket(uuid: string, onLeave: () => void): LiveTicket {
       if (frame.action === 'update' && frame.ticket?.id === ticketId) setTicket(frame.ticket);
       else if (frame.action === 'delete' && Number(frame.ticketId) === ticketId) leave.current();
     });
-  }, [companyId, ticketId, realtime]);
+  }, [companyId, ticketId, realtime, setTicket]);
 
   // The chat box room brings this ticket's events even to a user outside its audience (an admin's peek).
   useEffect(() => {
