@@ -16,7 +16,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['web/**/*.{ts,tsx}', 'plugins/*/web/**/*.{ts,tsx}', 'tests/fixtures/plugins/*/web/**/*.{ts,tsx}'],
+    files: ['web/**/*.{ts,tsx}', 'plugins/*/web/**/*.{ts,tsx}', 'tests/fixtures/npm-plugin/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
   },
 );

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { InlineConfig, Plugin } from 'vite';
 import { packageRoot } from '../config/package-info.js';
@@ -41,6 +41,15 @@ function pluginWebsModule(entries: string[]): Plugin {
   };
 }
 
+/**
+ * Where `import(`./i18n/${language}.ts`)` is expanded into one chunk per file: the app and every
+ * plugin's web folder. Vite skips node_modules by default, where an npm plugin's pages live.
+ */
+function dynamicImportFolders(pluginWebs: string[]): RegExp[] {
+  const folders = [path.join(packageRoot, 'web'), ...pluginWebs.map((entry) => realpathSync(path.dirname(entry)))];
+  return folders.map((folder) => new RegExp(`^${(folder + path.sep).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+}
+
 export interface WebBuildOptions {
   /** The plugins' web entries (index.tsx files), in order. */
   pluginWebs: string[];
@@ -63,6 +72,7 @@ export async function webViteConfig({ pluginWebs, outDir }: WebBuildOptions): Pr
       outDir,
       emptyOutDir: true,
       chunkSizeWarningLimit: 1500,
+      dynamicImportVarsOptions: { include: dynamicImportFolders(pluginWebs), exclude: [] },
       rollupOptions: {
         // The SDK only re-exports: a plugin's menu entry importing a gate from it must not load every
         // shared component into the first page load.

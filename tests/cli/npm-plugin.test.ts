@@ -1,13 +1,13 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, bin, cleanEnv, freePort, root, serving, until } from '../helpers/cli.js';
+import { api, bin, cleanEnv, freePort, serving, until } from '../helpers/cli.js';
+import { ECHO_PACKAGE as PACKAGE, installEchoPackage, usePlugins } from '../helpers/npm-plugin.js';
 
 // tests/fixtures/npm-plugin, packed and installed into an installation as a user would: `npm
 // install atende-plugin-echo` beside atende.config.json, then the package's name in `plugins`.
-const PACKAGE = 'atende-plugin-echo';
 const MIGRATION = '20200103000000_echo_heard';
 const NO_LONGER_INSTALLED = `plugin echo is no longer installed: its applied migrations (${MIGRATION}) are kept and its tables left in place`;
 const ADMIN = { email: 'admin@atende.local', password: 'a-long-admin-password' };
@@ -31,23 +31,11 @@ function serve(port: number) {
   return sub;
 }
 
-/** The installation's config as init wrote it, with `plugins` and `pluginConfig` set (or removed). */
-function usePlugins(plugins: string[], pluginConfig?: Record<string, unknown>): void {
-  const file = path.join(inst, 'atende.config.json');
-  const { plugins: _plugins, pluginConfig: _pluginConfig, ...config } = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  writeFileSync(file, JSON.stringify({ ...config, plugins, ...(pluginConfig && { pluginConfig }) }, null, 2));
-}
-
 beforeAll(async () => {
   work = mkdtempSync(path.join(tmpdir(), 'atende-npm-plugin-'));
   inst = path.join(work, 'inst');
   mkdirSync(inst);
-  const npm = (args: string[], cwd: string) => execa('npm', args, { cwd, env: { ...cleanEnv, npm_config_update_notifier: 'false' } });
-  const packed = await npm(['pack', '--json', '--pack-destination', work, path.join(root, 'tests/fixtures/npm-plugin')], work);
-  const tarball = path.join(work, (JSON.parse(packed.stdout) as { filename: string }[])[0]!.filename);
-  writeFileSync(path.join(inst, 'package.json'), JSON.stringify({ name: 'an-installation', private: true }));
-  // No network: the peer dependency on atende is the running core, not something to fetch.
-  await npm(['install', '--no-save', '--offline', '--legacy-peer-deps', '--no-audit', '--no-fund', tarball], inst);
+  await installEchoPackage(work, inst);
   const init = await atende(['init', '--yes', '--admin-email', ADMIN.email, '--admin-password', ADMIN.password]);
   expect(init.exitCode, init.stderr).toBe(0);
 }, 240_000);
@@ -59,7 +47,7 @@ afterAll(() => {
 
 describe('a plugin installed from npm', () => {
   it('migrate runs its migration, found in the installation\'s node_modules', async () => {
-    usePlugins([PACKAGE], { echo: { greeting: 'olá', replyDelayMs: 1500 } });
+    usePlugins(inst, [PACKAGE], { echo: { greeting: 'olá', replyDelayMs: 1500 } });
     const migrate = await atende(['migrate']);
     expect(migrate.stderr).toBe('');
     expect(migrate.exitCode).toBe(0);
@@ -112,7 +100,7 @@ describe('a plugin installed from npm', () => {
   });
 
   it('removed from the config, it leaves migrate, migrate --status and serve running, saying so', async () => {
-    usePlugins([]);
+    usePlugins(inst, []);
     const status = await atende(['migrate', '--status']);
     expect(status.exitCode).toBe(0);
     expect(status.stdout).toContain(NO_LONGER_INSTALLED);
