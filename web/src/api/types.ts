@@ -35,3 +35,17 @@ export type {
   UserView,
   WhatsappView,
 } from '../../../core/contract/views';
+
+/** What the API accepts (core/contract/requests.ts): the input side of the server's zod schemas. */
+export type {
+  ContactCreateBody,
+  MessageSendBody,
+  PlanCreateBody,
+  QueueCreateBody,
+  QuickMessageCreateBody,
+  SettingUpdateBody,
+  TagCreateBody,
+  TicketUpdateBody,
+  UserCreateBody,
+  UserUpdateBody,
+} from '../../../core/contract/requests';

@@ -3,7 +3,7 @@ import { App, Col, Form, Input, Modal, Row, Select, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api, setToken } from '../../api/client';
 import { errorText } from '../../api/errors';
-import type { Profile, UserView } from '../../api/types';
+import type { Profile, UserUpdateBody, UserView } from '../../api/types';
 import { useAuth } from '../../auth/auth-provider';
 import { ModalFooter } from '../../components/modal-footer';
 import { useLoadOnOpen } from '../../components/use-load-on-open';
@@ -110,7 +110,8 @@ export function UserModal({ open, userId, onClose, onSaved }: UserModalProps) {
   });
   const { saving, guard } = useSubmitGuard((err) => errorText(err, t));
 
-  const body = (values: FormValues) => {
+  // One body for both: an admin creates (with every field), anyone edits their own name, e-mail and password.
+  const body = (values: FormValues): UserUpdateBody => {
     const own = { name: values.name.trim(), email: values.email.trim(), ...(values.password ? { password: values.password } : {}) };
     if (!editQueues) return own;
     return {
