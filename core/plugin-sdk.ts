@@ -47,4 +47,4 @@ export { outgoingMediaKind, type OutgoingMediaKind } from './modules/messages/ou
 export type { OutgoingMessage } from './modules/messages/outbound.service.js';
 export { renderTemplate, type TemplateContext } from './modules/tickets/templates.js';
 export { nextDay, zonedDayStart, zonedInstant } from './time/zoned-time.js';
-export type { PlanFlag } from './modules/plans/plan.model.js';
+export type { PlanFlag } from './contract/views.js';

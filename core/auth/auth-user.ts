@@ -1,4 +1,6 @@
-export type Profile = 'admin' | 'user' | 'supervisor';
+import type { Profile } from '../contract/views.js';
+
+export type { Profile };
 
 /** The caller of a request or socket, as the token and the users table say now. */
 export interface AuthUser {

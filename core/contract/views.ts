@@ -161,3 +161,113 @@ export interface ContactDetail extends ContactView {
   extraInfo: { id: number; name: string; value: string }[];
   whatsapp: { id: number; name: string } | null;
 }
+
+export type Profile = 'admin' | 'user' | 'supervisor';
+
+/** Whether a user sees the tickets without a queue. */
+export type AllTicket = 'enabled' | 'disabled';
+
+/** A user as GET /api/users and the company-{id}-user frames carry it: never the password hash nor session state. */
+export interface UserView {
+  id: number;
+  name: string;
+  email: string;
+  profile: Profile;
+  super: boolean;
+  financial: boolean;
+  companyId: number;
+  allTicket: AllTicket;
+  whatsappId: number | null;
+  online: boolean;
+  createdAt: string;
+  updatedAt: string;
+  queues: QueueSummary[];
+  whatsapp: { id: number; name: string } | null;
+}
+
+export interface Setting {
+  key: string;
+  value: string;
+}
+
+/** The signed-in user's company: what the client needs from the start. */
+export interface SessionCompany {
+  id: number;
+  name: string;
+  dueDate: string | null;
+  status: boolean;
+  planId: number | null;
+  recurrence: string;
+  settings: Setting[];
+}
+
+/** The signed-in user as login, refresh and GET /auth/me answer it. */
+export interface SessionUser extends Omit<UserView, 'createdAt' | 'updatedAt' | 'whatsapp'> {
+  company: SessionCompany;
+}
+
+/** One day of opening hours (a company's or a queue's week holds seven). */
+export interface ScheduleEntry {
+  weekday: string;
+  weekdayEn: string;
+  startTime: string;
+  endTime: string;
+}
+
+/** A queue as GET /api/queue and the company-{id}-queue frames carry it. */
+export interface QueueView {
+  id: number;
+  companyId: number;
+  name: string;
+  color: string;
+  greetingMessage: string;
+  completionMessage: string;
+  outOfHoursMessage: string;
+  ratingMessage: string;
+  orderQueue: number | null;
+  integrationId: number | null;
+  promptId: number | null;
+  schedules: ScheduleEntry[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The spec's plan flags: stored as plan_features rows, answered as booleans of the plan. */
+export const PLAN_FLAGS = [
+  'useCampaigns',
+  'useKanban',
+  'useOpenAi',
+  'useIntegrations',
+  'useSchedules',
+  'useInternalChat',
+  'useExternalApi',
+] as const;
+
+export type PlanFlag = (typeof PLAN_FLAGS)[number];
+
+/**
+ * A plan as the API answers it: its columns, the spec's seven flags as booleans (the spec's
+ * shape), and every flag and limit of the catalogue (`features`, the seven included; `limits`,
+ * the plan's value or the declared default).
+ */
+export interface PlanView extends Record<PlanFlag, boolean> {
+  id: number;
+  name: string;
+  users: number;
+  connections: number;
+  queues: number;
+  value: number;
+  features: Record<string, boolean>;
+  limits: Record<string, number>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A label in each of the web's languages. */
+export type LocalizedLabel = Record<'pt-BR' | 'en' | 'es', string>;
+
+/** What the Plans tab lists (GET /api/plans/features): the flags and limits a plan can set. */
+export interface PlanCatalogueView {
+  features: { key: string; label: LocalizedLabel; plugin: string | null }[];
+  limits: { key: string; label: LocalizedLabel; default: number; plugin: string }[];
+}

@@ -3,7 +3,7 @@ import type { ContactView } from '../modules/contacts/contacts.service.js';
 import type { MessageView } from '../modules/messages/message-view.js';
 import type { SettingValue } from '../modules/settings/settings.schema.js';
 import type { Ticket } from '../modules/tickets/ticket.model.js';
-import type { UserView } from '../modules/users/users.service.js';
+import type { UserView } from '../contract/views.js';
 
 /**
  * Domain event names, kept in one place (dotted, past tense), each with its payload below. The

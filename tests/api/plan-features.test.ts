@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMigrationSource } from '../../core/db/migrator.js';
-import { PLAN_FLAGS } from '../../core/modules/plans/plan.model.js';
+import { PLAN_FLAGS } from '../../core/contract/views.js';
 import { PlanCatalogue } from '../../core/modules/plans/plan-catalogue.js';
 import { definePlugin } from '../../core/plugins/define-plugin.js';
 import { pluginMigrationDirs } from '../../core/plugins/plugin-loader.js';

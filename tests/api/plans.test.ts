@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Events, type DomainEvent } from '../../core/events/event-bus.js';
-import { PLAN_FLAGS } from '../../core/modules/plans/plan.model.js';
+import { PLAN_FLAGS } from '../../core/contract/views.js';
 import { openSocket, type TestSocket } from '../helpers/socket.js';
 import { startTestServer, SUPER_EMAIL, SUPER_PASSWORD, type TestServer } from '../helpers/server.js';
 

@@ -2,12 +2,9 @@ import { BaseModel } from '../../db/base.model.js';
 import { Plan } from '../plans/plan.model.js';
 import { Setting } from '../settings/setting.model.js';
 
-export interface ScheduleEntry {
-  weekday: string;
-  weekdayEn: string;
-  startTime: string;
-  endTime: string;
-}
+import type { ScheduleEntry } from '../../contract/views.js';
+
+export type { ScheduleEntry };
 
 export class Company extends BaseModel {
   static override tableName = 'companies';

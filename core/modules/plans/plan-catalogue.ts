@@ -1,4 +1,4 @@
-import { PLAN_FLAGS } from './plan.model.js';
+import { PLAN_FLAGS, type PlanCatalogueView } from '../../contract/views.js';
 
 /** A label in the web's languages; pt-BR is the default and stands in for a missing one. */
 export interface PlanLabel {
@@ -13,11 +13,6 @@ export interface PlanLimitDeclaration {
   default: number;
 }
 
-/** What the Plans tab lists (GET /api/plans/features): labels complete in every language. */
-export interface PlanCatalogueView {
-  features: { key: string; label: Required<PlanLabel>; plugin: string | null }[];
-  limits: { key: string; label: Required<PlanLabel>; default: number; plugin: string }[];
-}
 
 /** The spec's seven flags, known to the core whatever plugins are installed. */
 const SPEC_FLAG_LABELS: Record<(typeof PLAN_FLAGS)[number], PlanLabel> = {

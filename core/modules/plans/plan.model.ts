@@ -1,18 +1,5 @@
 import { BaseModel } from '../../db/base.model.js';
 
-/** The spec's plan flags: stored as plan_features rows, answered as booleans of the plan. */
-export const PLAN_FLAGS = [
-  'useCampaigns',
-  'useKanban',
-  'useOpenAi',
-  'useIntegrations',
-  'useSchedules',
-  'useInternalChat',
-  'useExternalApi',
-] as const;
-
-export type PlanFlag = (typeof PLAN_FLAGS)[number];
-
 /** A plan's columns: its name, the spec's three counts and its price. Features and limits are PlanFeature rows. */
 export class Plan extends BaseModel {
   static override tableName = 'plans';

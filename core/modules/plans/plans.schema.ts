@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PLAN_FLAGS, type PlanFlag } from './plan.model.js';
+import { PLAN_FLAGS, type PlanFlag } from '../../contract/views.js';
 
 /** What a plan limits, and the table each count is taken from (plans.service.ts). */
 export const PLAN_RESOURCES = ['users', 'connections', 'queues'] as const;

@@ -8,20 +8,13 @@ import { Queue } from '../queues/queue.model.js';
 import { User } from '../users/user.model.js';
 import { Whatsapp } from '../whatsapp/whatsapp.model.js';
 import { TtlCache } from '../pipeline/memo.js';
-import { PLAN_FLAGS, Plan, type PlanFlag } from './plan.model.js';
+import { PLAN_FLAGS, type PlanFlag, type PlanView } from '../../contract/views.js';
+import { Plan } from './plan.model.js';
 import { PlanCatalogue } from './plan-catalogue.js';
 import { PlanFeature } from './plan-feature.model.js';
 import type { PlanCreateInput, PlanResource, PlanUpdateInput } from './plans.schema.js';
 import { uniqueOr } from '../../db/unique-violation.js';
 import { ErrorCode } from '../../contract/error-codes.js';
-
-/**
- * A plan as the API answers it: its columns, the spec's seven flags as booleans (the spec's
- * shape), and every flag and limit of the catalogue (`features`, the seven included; `limits`,
- * the plan's value or the declared default).
- */
-export type PlanView = Pick<Plan, 'id' | 'name' | 'users' | 'connections' | 'queues' | 'value' | 'createdAt' | 'updatedAt'> &
-  Record<PlanFlag, boolean> & { features: Record<string, boolean>; limits: Record<string, number> };
 
 /**
  * How long a company's flags and limits are trusted without an event. In one process a plan or
@@ -240,7 +233,7 @@ export class PlansService {
       const limits = Object.fromEntries(this.catalogue.limitKeys.map((key) => [key, own.get(key)?.limit ?? this.catalogue.limitDefault(key)!]));
       const spec = Object.fromEntries(PLAN_FLAGS.map((flag) => [flag, features[flag]!])) as Record<PlanFlag, boolean>;
       const { id, name, users, connections, queues, value, createdAt, updatedAt } = plan;
-      return { id, name, users, connections, queues, value, ...spec, features, limits, createdAt, updatedAt };
+      return { id, name, users, connections, queues, value: Number(value), ...spec, features, limits, createdAt, updatedAt };
     });
   }
 

@@ -8,12 +8,19 @@ import { DEFAULT_SCHEDULES } from '../companies/companies.schema.js';
 import { Queue } from './queue.model.js';
 import type { QueueCreateInput, QueueUpdateInput } from './queues.schema.js';
 import { ErrorCode } from '../../contract/error-codes.js';
+import type { QueueView } from '../../contract/views.js';
 
 function colorTaken(): ConflictError {
   return new ConflictError(ErrorCode.ERR_QUEUE_COLOR_ALREADY_EXISTS, 'Another queue of the company already has this colour');
 }
 
-export type QueueFrame = { action: 'create' | 'update'; queue: Queue } | { action: 'delete'; queueId: number };
+export type QueueFrame = { action: 'create' | 'update'; queue: QueueView } | { action: 'delete'; queueId: number };
+
+export function toQueueView(queue: Queue): QueueView {
+  const { id, companyId, name, color, greetingMessage, completionMessage, outOfHoursMessage, ratingMessage } = queue;
+  const { orderQueue, integrationId, promptId, schedules, createdAt, updatedAt } = queue;
+  return { id, companyId, name, color, greetingMessage, completionMessage, outOfHoursMessage, ratingMessage, orderQueue, integrationId, promptId, schedules, createdAt, updatedAt };
+}
 
 /**
  * The company's queues: every user reads them, admins write them (the routes check who). A colour
@@ -26,21 +33,22 @@ export class QueuesService {
   ) {}
 
   /** Ordered queues first (by orderQueue), then the rest; by name within the same order. */
-  async list(actor: AuthUser, companyId = actor.companyId): Promise<Queue[]> {
+  async list(actor: AuthUser, companyId = actor.companyId): Promise<QueueView[]> {
     if (companyId !== actor.companyId && !actor.super) throw new ForbiddenError();
-    return Queue.query(this.infra.db)
+    const queues = await Queue.query(this.infra.db)
       .where('companyId', companyId)
       .orderByRaw('?? is null', ['orderQueue'])
       .orderBy('orderQueue')
       .orderBy('name')
       .orderBy('id');
+    return queues.map(toQueueView);
   }
 
-  async show(actor: AuthUser, id: number): Promise<Queue> {
-    return this.find(actor.companyId, id, this.infra.db);
+  async show(actor: AuthUser, id: number): Promise<QueueView> {
+    return toQueueView(await this.find(actor.companyId, id, this.infra.db));
   }
 
-  async create(actor: AuthUser, input: QueueCreateInput): Promise<Queue> {
+  async create(actor: AuthUser, input: QueueCreateInput): Promise<QueueView> {
     const companyId = actor.companyId;
     const queue = await this.infra.db.transaction(async (trx) => {
       await this.plans.assertWithinLimit(companyId, 'queues', trx);
@@ -58,18 +66,20 @@ export class QueuesService {
         colorTaken,
       );
     });
-    this.publish(companyId, { action: 'create', queue });
-    return queue;
+    const view = toQueueView(queue);
+    this.publish(companyId, { action: 'create', queue: view });
+    return view;
   }
 
-  async update(actor: AuthUser, id: number, input: QueueUpdateInput): Promise<Queue> {
+  async update(actor: AuthUser, id: number, input: QueueUpdateInput): Promise<QueueView> {
     const queue = await this.infra.db.transaction(async (trx) => {
       const current = await this.find(actor.companyId, id, trx);
       if (input.color !== undefined) await this.assertColorFree(trx, actor.companyId, input.color, id);
       return uniqueOr(() => current.$query(trx).patchAndFetch(input), colorTaken);
     });
-    this.publish(actor.companyId, { action: 'update', queue });
-    return queue;
+    const view = toQueueView(queue);
+    this.publish(actor.companyId, { action: 'update', queue: view });
+    return view;
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import objection from 'objection';
 import type { Infrastructure } from '../../infrastructure.js';
-import type { QueueSummary } from '../../contract/views.js';
+import type { AllTicket, SessionUser, UserView } from '../../contract/views.js';
 import type { PlansService } from '../plans/plans.service.js';
 import { isAdmin, type AuthUser, type Profile } from '../../auth/auth-user.js';
 import { hashPassword } from '../../auth/password.js';
@@ -23,8 +23,6 @@ function emailTaken(): ConflictError {
   return new ConflictError(ErrorCode.ERR_EMAIL_ALREADY_EXISTS, 'A user with this e-mail already exists');
 }
 
-export type AllTicket = 'enabled' | 'disabled';
-
 export interface CreateUserInput {
   name: string;
   email: string;
@@ -41,50 +39,6 @@ export interface CreateUserInput {
 export type HashedUserInput = Omit<CreateUserInput, 'password'> & { passwordHash: string };
 
 export type UpdateUserInput = Partial<CreateUserInput>;
-
-export type { QueueSummary };
-
-/** A user as the API shows it: never the password hash nor session state. */
-export interface UserView {
-  id: number;
-  name: string;
-  email: string;
-  profile: Profile;
-  super: boolean;
-  financial: boolean;
-  companyId: number;
-  allTicket: AllTicket;
-  whatsappId: number | null;
-  online: boolean;
-  createdAt: string;
-  updatedAt: string;
-  queues: QueueSummary[];
-  whatsapp: { id: number; name: string } | null;
-}
-
-/** The signed-in user (login, refresh, me): with the company the client needs from the start. */
-export interface SessionUser {
-  id: number;
-  name: string;
-  email: string;
-  profile: Profile;
-  super: boolean;
-  financial: boolean;
-  companyId: number;
-  allTicket: AllTicket;
-  whatsappId: number | null;
-  online: boolean;
-  queues: QueueSummary[];
-  company: {
-    id: number;
-    name: string;
-    dueDate: string | null;
-    status: boolean;
-    planId: number | null;
-    recurrence: string;
-    settings: { key: string; value: string }[];
-  };
-}
 
 /** What authenticating a request needs: one indexed read. */
 export type AuthRow = Pick<User, 'id' | 'companyId' | 'name' | 'email' | 'profile' | 'super' | 'financial' | 'tokenVersion'>;

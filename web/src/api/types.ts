@@ -1,70 +1,4 @@
-import type { QueueSummary as QueueRef } from '../../../core/contract/views';
-
-export type { QueueRef };
-
-export type Profile = 'admin' | 'user' | 'supervisor';
-
-export interface Setting {
-  key: string;
-  value: string;
-}
-
-export interface SessionCompany {
-  id: number;
-  name: string;
-  dueDate: string | null;
-  status: boolean;
-  planId: number | null;
-  recurrence: string;
-  settings: Setting[];
-}
-
-export interface SessionUser {
-  id: number;
-  name: string;
-  email: string;
-  profile: Profile;
-  super: boolean;
-  financial: boolean;
-  companyId: number;
-  allTicket: 'enabled' | 'disabled';
-  whatsappId: number | null;
-  online: boolean;
-  queues: QueueRef[];
-  company: SessionCompany;
-}
-
-export const PLAN_FLAGS = [
-  'useCampaigns',
-  'useKanban',
-  'useOpenAi',
-  'useIntegrations',
-  'useSchedules',
-  'useInternalChat',
-  'useExternalApi',
-] as const;
-
-export type PlanFlag = (typeof PLAN_FLAGS)[number];
-
-export interface Plan extends Record<PlanFlag, boolean> {
-  id: number;
-  name: string;
-  users: number;
-  connections: number;
-  queues: number;
-  value: number;
-  /** Every flag of the installation (the spec's seven included) and every declared limit. */
-  features: Record<string, boolean>;
-  limits: Record<string, number>;
-}
-
-export type PlanLabel = Record<'pt-BR' | 'en' | 'es', string>;
-
-/** GET /api/plans/features: the flags and limits a plan can set, with their labels. */
-export interface PlanCatalogue {
-  features: { key: string; label: PlanLabel; plugin: string | null }[];
-  limits: { key: string; label: PlanLabel; default: number; plugin: string }[];
-}
+import type { SessionUser } from '../../../core/contract/views';
 
 export interface LoginAnswer {
   token: string;
@@ -73,18 +7,45 @@ export interface LoginAnswer {
 
 /**
  * The API's answers as the server declares them (core/contract/views.ts), under the names the
- * pages use. Types only: nothing of the server reaches the bundle.
+ * pages use. Types and the constant lists they come from: nothing else of the server reaches the bundle.
  */
+export { PLAN_FLAGS } from '../../../core/contract/views';
 export type {
   ConnectionStatus,
   ContactDetail,
   ContactView,
+  LocalizedLabel as PlanLabel,
   MediaType as MessageMediaType,
   MessageView as ChatMessage,
+  PlanCatalogueView as PlanCatalogue,
+  PlanFlag,
+  PlanView as Plan,
+  Profile,
   Provider,
+  QueueSummary as QueueRef,
+  QueueView as Queue,
+  ScheduleEntry,
+  SessionCompany,
+  SessionUser,
+  Setting,
   TicketContact,
   TicketNoteView as TicketNote,
   TicketStatus,
   TicketView as Ticket,
+  UserView,
   WhatsappView,
 } from '../../../core/contract/views';
+
+/** What the API accepts (core/contract/requests.ts): the input side of the server's zod schemas. */
+export type {
+  ContactCreateBody,
+  MessageSendBody,
+  PlanCreateBody,
+  QueueCreateBody,
+  QuickMessageCreateBody,
+  SettingUpdateBody,
+  TagCreateBody,
+  TicketUpdateBody,
+  UserCreateBody,
+  UserUpdateBody,
+} from '../../../core/contract/requests';

@@ -1,5 +1,6 @@
 import { Col, Form, Row, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
+import type { ScheduleEntry } from '../api/types';
 import { registerTranslations } from '../i18n';
 import { TIME_PATTERN, TimeInput } from './time-input';
 import { weekHoursTranslations } from './week-hours.i18n';
@@ -17,12 +18,8 @@ export const WEEK = [
   ['sunday', 'Domingo'],
 ] as const;
 
-export interface WeekEntry {
-  weekday: string;
-  weekdayEn: string;
-  startTime: string;
-  endTime: string;
-}
+/** One day of the server's week (core/contract/views.ts). */
+export type WeekEntry = ScheduleEntry;
 
 export interface DayHours {
   startTime: string;

@@ -6,6 +6,7 @@ import { ModalFooter } from '../../components/modal-footer';
 import { useLoadOnOpen } from '../../components/use-load-on-open';
 import { useSubmitGuard } from '../../components/use-submit-guard';
 import { registerTranslations } from '../../i18n';
+import type { ContactCreateBody } from '../../api/types';
 import { contactErrorText } from './contact-errors';
 import { contactsTranslations } from './contacts.i18n';
 import type { ContactDetail } from './contacts.types';
@@ -65,7 +66,7 @@ export function ContactModal({ open, contactId, prefill, onClose, onCreated }: C
   const { saving, guard } = useSubmitGuard((err) => contactErrorText(err, t));
 
   const submit = (values: FormValues) => {
-    const body = {
+    const body: ContactCreateBody = {
       name: values.name.trim(),
       number: values.number.trim(),
       email: (values.email ?? '').trim(),

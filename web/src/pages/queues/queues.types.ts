@@ -1,16 +1,6 @@
-import type { WeekEntry } from '../../components/week-hours-fields';
+import type { Queue } from '../../api/types';
 
-/** A queue as GET /api/queue answers it. */
-export interface Queue {
-  id: number;
-  companyId: number;
-  name: string;
-  color: string;
-  greetingMessage: string;
-  outOfHoursMessage: string;
-  orderQueue: number | null;
-  schedules: WeekEntry[];
-}
+export type { Queue };
 
 /** A chatbot option as GET /api/queue-options answers it: with its branch. */
 export interface QueueOptionNode {

@@ -7,6 +7,7 @@ import { errorText } from '../../api/errors';
 import { useAuth } from '../../auth/auth-provider';
 import { AttachmentField } from '../../components/attachment-field';
 import { ModalFooter } from '../../components/modal-footer';
+import type { QuickMessageCreateBody } from '../../api/types';
 import { useLoadOnOpen } from '../../components/use-load-on-open';
 import { useSubmitGuard } from '../../components/use-submit-guard';
 import { EmojiButton } from './emoji-button';
@@ -87,7 +88,7 @@ export function QuickMessageModal({ open, quickMessageId, onClose }: QuickMessag
   };
 
   const submit = (values: FormValues) => {
-    const body = { shortcode: values.shortcode.trim(), message: values.message, ...(isAdmin ? { geral: values.geral } : {}) };
+    const body: QuickMessageCreateBody = { shortcode: values.shortcode.trim(), message: values.message, ...(isAdmin ? { geral: values.geral } : {}) };
     const save = async () => {
       const saved = savedId === null ? await api.post<QuickMessageRecord>('/quick-messages', body) : await api.put<QuickMessageRecord>(`/quick-messages/${savedId}`, body);
       setSavedId(saved.id);

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { errorText } from '../../api/errors';
 import { useAuth } from '../../auth/auth-provider';
+import type { TagCreateBody } from '../../api/types';
 import { ModalFooter } from '../../components/modal-footer';
 import { useLoadOnOpen } from '../../components/use-load-on-open';
 import { useSubmitGuard } from '../../components/use-submit-guard';
@@ -53,7 +54,7 @@ export function TagModal({ open, tagId, onClose }: TagModalProps) {
   const { saving, guard } = useSubmitGuard((err) => errorText(err, t));
 
   const submit = (values: FormValues) => {
-    const body = { name: values.name.trim(), color: values.color, ...(kanbanAllowed ? { kanban: values.kanban ? 1 : 0 } : {}) };
+    const body: TagCreateBody = { name: values.name.trim(), color: values.color, ...(kanbanAllowed ? { kanban: values.kanban ? 1 : 0 } : {}) };
     return guard(
       () => (creating ? api.post('/tags', body) : api.put(`/tags/${tagId}`, body)),
       () => {

@@ -3,7 +3,7 @@ import { App, Col, Form, Input, Modal, Row, Select, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api, setToken } from '../../api/client';
 import { errorText } from '../../api/errors';
-import type { Profile, QueueRef } from '../../api/types';
+import type { Profile, UserUpdateBody, UserView } from '../../api/types';
 import { useAuth } from '../../auth/auth-provider';
 import { ModalFooter } from '../../components/modal-footer';
 import { useLoadOnOpen } from '../../components/use-load-on-open';
@@ -16,21 +16,8 @@ import { ColorChip } from '../../components/color-chip';
 
 registerTranslations('users', usersTranslations);
 
-/** A user as GET /api/users answers it. */
-export interface UserRecord {
-  id: number;
-  name: string;
-  email: string;
-  profile: Profile;
-  super: boolean;
-  companyId: number;
-  allTicket: 'enabled' | 'disabled';
-  whatsappId: number | null;
-  queues: QueueRef[];
-}
-
 /** PUT answers a fresh access token when users change their own password. */
-type SavedUser = UserRecord & { token?: string };
+type SavedUser = UserView & { token?: string };
 
 interface FormValues {
   name: string;
@@ -48,7 +35,7 @@ export interface UserModalProps {
   /** null creates a user. */
   userId: number | null;
   onClose(): void;
-  onSaved(user: UserRecord): void;
+  onSaved(user: UserView): void;
 }
 
 const PROFILES: Profile[] = ['admin', 'user', 'supervisor'];
@@ -56,7 +43,7 @@ const DEFAULTS: FormValues = { name: '', email: '', password: '', profile: 'user
 
 const trim = (value: unknown) => (typeof value === 'string' ? value.trim() : value);
 
-function toForm(user: UserRecord): FormValues {
+function toForm(user: UserView): FormValues {
   return {
     name: user.name,
     email: user.email,
@@ -113,7 +100,7 @@ export function UserModal({ open, userId, onClose, onSaved }: UserModalProps) {
   const creating = userId === null;
 
   // Callers may pass a new onClose on every render; loading the user must not restart for that.
-  const loading = useLoadOnOpen<UserRecord>({
+  const loading = useLoadOnOpen<UserView>({
     open,
     path: userId === null ? null : `/users/${userId}`,
     onOpen: () => form.resetFields(),
@@ -123,7 +110,8 @@ export function UserModal({ open, userId, onClose, onSaved }: UserModalProps) {
   });
   const { saving, guard } = useSubmitGuard((err) => errorText(err, t));
 
-  const body = (values: FormValues) => {
+  // One body for both: an admin creates (with every field), anyone edits their own name, e-mail and password.
+  const body = (values: FormValues): UserUpdateBody => {
     const own = { name: values.name.trim(), email: values.email.trim(), ...(values.password ? { password: values.password } : {}) };
     if (!editQueues) return own;
     return {

@@ -3,19 +3,19 @@ import { Flex, Grid, Tag, Typography, theme, type TableColumnsType } from 'antd'
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { errorText } from '../../api/errors';
-import type { Profile } from '../../api/types';
+import type { Profile, UserView } from '../../api/types';
 import { useAuth } from '../../auth/auth-provider';
 import { InfiniteTable } from '../../components/infinite-table';
 import { ListHeader } from '../../components/list-header';
 import { actionsColumn, RowActions } from '../../components/row-actions';
 import { useConfirmDelete } from '../../components/use-confirm-delete';
 import { usePagedList } from '../../hooks/use-paged-list';
-import { UserModal, type UserRecord } from './user-modal';
+import { UserModal } from './user-modal';
 
 const PROFILE_COLORS: Record<Profile, string | undefined> = { admin: 'blue', supervisor: 'purple', user: undefined };
 
 /** The server orders users by name, then id: live records take the same place. */
-const byName = (a: UserRecord, b: UserRecord) => a.name.localeCompare(b.name) || a.id - b.id;
+const byName = (a: UserView, b: UserView) => a.name.localeCompare(b.name) || a.id - b.id;
 
 /** /users (admins): the company's users, searched, scrolled page by page, kept live. */
 export default function UsersPage() {
@@ -28,7 +28,7 @@ export default function UsersPage() {
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<{ open: boolean; userId: number | null }>({ open: false, userId: null });
   const term = search.trim().toLowerCase();
-  const { items, loading, hasMore, loadMore } = usePagedList<UserRecord>({
+  const { items, loading, hasMore, loadMore } = usePagedList<UserView>({
     path: '/users',
     listKey: 'users',
     search: term,
@@ -40,11 +40,11 @@ export default function UsersPage() {
 
   const closeModal = useCallback(() => setEditing((current) => ({ ...current, open: false })), []);
   // The list follows the live frames; the top bar follows an admin who edits their own user.
-  const saved = (user: UserRecord) => {
+  const saved = (user: UserView) => {
     if (me && user.id === me.id) updateUser({ ...me, ...user });
   };
 
-  const remove = (user: UserRecord) =>
+  const remove = (user: UserView) =>
     confirmDelete({
       name: user.name,
       content: t('deleteMessage'),
@@ -54,7 +54,7 @@ export default function UsersPage() {
 
   const profileTag = (profile: Profile) => <Tag color={PROFILE_COLORS[profile]}>{t(`profiles.${profile}`)}</Tag>;
 
-  const columns: TableColumnsType<UserRecord> = [
+  const columns: TableColumnsType<UserView> = [
     ...(compact ? [] : [{ title: t('columns.id'), dataIndex: 'id', width: 72 }]),
     {
       title: t('columns.name'),
@@ -91,7 +91,7 @@ export default function UsersPage() {
         search={{ value: search, onChange: setSearch, placeholder: t('searchPlaceholder') }}
         add={{ label: t('add'), onClick: () => setEditing({ open: true, userId: null }) }}
       />
-      <InfiniteTable<UserRecord> columns={columns} items={items} loading={loading} compact={compact} paging={{ hasMore, loadMore }} testId="users-table" />
+      <InfiniteTable<UserView> columns={columns} items={items} loading={loading} compact={compact} paging={{ hasMore, loadMore }} testId="users-table" />
       <UserModal open={editing.open} userId={editing.userId} onClose={closeModal} onSaved={saved} />
     </Flex>
   );
