@@ -4,7 +4,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { useApiQuery } from '../../hooks/use-api-query';
-import type { Plan, PlanCatalogue, PlanLabel } from '../../api/types';
+import type { Plan, PlanCatalogue, PlanCreateBody, PlanLabel } from '../../api/types';
 import { FormActions, FormHeading } from './form-actions';
 import { useAction } from './use-action';
 import { useLiveRecords } from '../../hooks/use-live-records';
@@ -72,7 +72,8 @@ export function PlansTab() {
   const save = (values: PlanForm) =>
     run('save', async () => {
       // The form only holds the installation's flags and limits: unknown keys never reach the server.
-      const saved = editing ? await api.put<Plan>(`/plans/${editing.id}`, values) : await api.post<Plan>('/plans', values);
+      const body = values satisfies PlanCreateBody;
+      const saved = editing ? await api.put<Plan>(`/plans/${editing.id}`, body) : await api.post<Plan>('/plans', body);
       plans.upsert(saved);
       void message.success(t('form.saved'));
       clear();

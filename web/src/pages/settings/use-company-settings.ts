@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { errorText } from '../../api/errors';
 import { queryKeys } from '../../api/query-keys';
-import type { Setting } from '../../api/types';
+import type { Setting, SettingUpdateBody } from '../../api/types';
 import { useAuth } from '../../auth/auth-provider';
 import { useLoadError } from '../../hooks/use-load-error';
 
@@ -60,7 +60,7 @@ export function useCompanySettings(): CompanySettings {
     async (key: string, value: string) => {
       setSaving(key);
       try {
-        put(await api.put<Setting>(`/settings/${key}`, { value }));
+        put(await api.put<Setting>(`/settings/${key}`, { value } satisfies SettingUpdateBody));
         void message.success(t('options.updated'));
       } catch (err) {
         void message.error(errorText(err, t));

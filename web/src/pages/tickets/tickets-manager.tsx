@@ -4,7 +4,7 @@ import { CheckSquareOutlined, InboxOutlined, PlusOutlined, SearchOutlined } from
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { errorText } from '../../api/errors';
-import type { Ticket } from '../../api/types';
+import type { Ticket, TicketUpdateBody } from '../../api/types';
 import { useAuth } from '../../auth/auth-provider';
 import { NewTicketModal } from './new-ticket-modal';
 import { PeekModal } from './peek-modal';
@@ -102,7 +102,7 @@ export function TicketsManager({ selectedUuid, narrow, onOpen }: TicketsManagerP
       if (!user) return;
       setAcceptingId(ticket.id);
       try {
-        const updated = await api.put<Ticket | undefined>(`/tickets/${ticket.id}`, { status: 'open', userId: user.id, queueId: ticket.queueId });
+        const updated = await api.put<Ticket | undefined>(`/tickets/${ticket.id}`, { status: 'open', userId: user.id, queueId: ticket.queueId } satisfies TicketUpdateBody);
         setTab('open');
         setSection('assigned');
         onOpen(updated?.uuid ?? ticket.uuid);

@@ -1,5 +1,5 @@
 import { api } from '../../../api/client';
-import type { ChatMessage } from '../../../api/types';
+import type { ChatMessage, MessageSendBody } from '../../../api/types';
 
 /** What POST /api/messages/:ticketId answers; the list shows the messages from the live events. */
 interface Sent {
@@ -8,12 +8,12 @@ interface Sent {
 
 /** A text message, optionally answering `quotedId`. */
 export function sendText(ticketId: number, body: string, quotedId: number | null): Promise<Sent> {
-  return api.post<Sent>(`/messages/${ticketId}`, { body, ...(quotedId !== null && { quotedMsg: { id: quotedId } }) });
+  return api.post<Sent>(`/messages/${ticketId}`, { body, ...(quotedId !== null && { quotedMsg: { id: quotedId } }) } satisfies MessageSendBody);
 }
 
 /** A quick reply's stored file, with `body` as its caption. */
 export function sendQuickReplyMedia(ticketId: number, quickMessageId: number, body: string, quotedId: number | null): Promise<Sent> {
-  return api.post<Sent>(`/messages/${ticketId}`, { body, quickMessageId, ...(quotedId !== null && { quotedMsg: { id: quotedId } }) });
+  return api.post<Sent>(`/messages/${ticketId}`, { body, quickMessageId, ...(quotedId !== null && { quotedMsg: { id: quotedId } }) } satisfies MessageSendBody);
 }
 
 /** Files from the user's computer (`caption` goes with the first), or a recorded voice note when `ptt`. */

@@ -3,7 +3,7 @@ import { App, Form, Modal, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client';
 import { errorText } from '../../../api/errors';
-import type { QueueRef, Ticket } from '../../../api/types';
+import type { QueueRef, Ticket, TicketUpdateBody } from '../../../api/types';
 import { ModalFooter } from '../../../components/modal-footer';
 import { useSubmitGuard } from '../../../components/use-submit-guard';
 import { useApiQuery } from '../../../hooks/use-api-query';
@@ -58,7 +58,7 @@ export function TransferModal({ open, ticket, onClose, onTransferred }: Transfer
   const submit = (values: FormValues) =>
     guard(
       // Without a user the server puts the ticket back to pending in the new queue.
-      () => api.put<Ticket>(`/tickets/${ticket.id}`, { queueId: values.queueId, userId: values.userId ?? null }),
+      () => api.put<Ticket>(`/tickets/${ticket.id}`, { queueId: values.queueId, userId: values.userId ?? null } satisfies TicketUpdateBody),
       (next) => {
         void message.success(t('transfer.done'));
         onClose();
