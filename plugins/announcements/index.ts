@@ -10,6 +10,7 @@ import { announcementsRoutes } from './announcements.routes.js';
 export default definePlugin({
   name: 'announcements',
   migrations: 'migrations',
+  web: 'web',
   routes: announcementsRoutes,
   joins: {
     // company-announcement: super users hear every change (their page), the others what they may see.
