@@ -160,6 +160,9 @@ describe('the image', () => {
       expect(res.status, name).toBe(400);
       expect(res.body.error, name).toBe('ERR_ANNOUNCEMENT_NOT_AN_IMAGE');
     }
+    const huge = await upload(superToken, created.id, 'enorme.png', Buffer.concat([PNG, Buffer.alloc(5 * 1024 * 1024)]));
+    expect(huge.status).toBe(413);
+    expect(huge.body).toMatchObject({ error: 'ERR_MEDIA_TOO_LARGE', message: 'Files may have at most 5 MB' });
     expect(await companyMediaFiles(server, superCompanyId)).toEqual([]);
 
     const png = await upload(superToken, created.id, 'aviso.png', PNG);

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Badge, Button, Empty, Flex, Modal, Popover, Tag, Tooltip, Typography, theme } from 'antd';
+import { Badge, Button, Empty, Flex, Modal, Popover, Spin, Tag, Tooltip, Typography, theme } from 'antd';
 import { NotificationOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { api, companyTimezone, queryKeys, useAuth, useQuery, useQueryClient, zonedText } from 'atende/web';
@@ -71,7 +71,7 @@ function useActiveAnnouncements() {
     api.post(`/announcements/${id}/read`).catch(() => undefined);
   };
 
-  return { announcements: query.data?.announcements ?? NONE, unread: query.data?.unread ?? 0, failed: query.isError, markRead };
+  return { announcements: query.data?.announcements ?? NONE, unread: query.data?.unread ?? 0, loading: query.isPending, failed: query.isError, markRead };
 }
 
 function PriorityTag({ priority }: { priority: ActiveAnnouncement['priority'] }) {
@@ -83,11 +83,25 @@ function PriorityTag({ priority }: { priority: ActiveAnnouncement['priority'] })
   );
 }
 
-function AnnouncementList({ announcements, failed, onPick }: { announcements: ActiveAnnouncement[]; failed: boolean; onPick(a: ActiveAnnouncement): void }) {
+interface AnnouncementListProps {
+  announcements: ActiveAnnouncement[];
+  loading: boolean;
+  failed: boolean;
+  onPick(a: ActiveAnnouncement): void;
+}
+
+function AnnouncementList({ announcements, loading, failed, onPick }: AnnouncementListProps) {
   const { t } = useTranslation('announcements');
   const { token } = theme.useToken();
   const { user } = useAuth();
   const tz = companyTimezone(user);
+  if (loading) {
+    return (
+      <Flex justify="center" style={{ padding: 24 }}>
+        <Spin />
+      </Flex>
+    );
+  }
   if (announcements.length === 0) {
     return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t(failed ? 'bell.failed' : 'bell.empty')} style={{ margin: 16 }} />;
   }
@@ -171,7 +185,7 @@ function AnnouncementDetail({ announcement, onClose }: { announcement: ActiveAnn
  */
 export function AnnouncementsBell() {
   const { t } = useTranslation('announcements');
-  const { announcements, unread, failed, markRead } = useActiveAnnouncements();
+  const { announcements, unread, loading, failed, markRead } = useActiveAnnouncements();
   const [open, setOpen] = useState(false);
   const [shownId, setShownId] = useState<number | null>(null);
   // The live one: an edit while it is open shows at once, a delete closes it.
@@ -195,7 +209,7 @@ export function AnnouncementsBell() {
         title={t('bell.label')}
         content={
           <div style={{ width: 'min(340px, calc(100vw - 40px))' }}>
-            <AnnouncementList announcements={announcements} failed={failed} onPick={pick} />
+            <AnnouncementList announcements={announcements} loading={loading} failed={failed} onPick={pick} />
           </div>
         }
       >
