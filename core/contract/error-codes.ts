@@ -86,6 +86,9 @@ const ERROR_CODES = [
   // Schedules
   'ERR_NO_SCHEDULE_FOUND',
   'ERR_SCHEDULE_ALREADY_SENT',
+  // Announcements
+  'ERR_NO_ANNOUNCEMENT_FOUND',
+  'ERR_ANNOUNCEMENT_NOT_AN_IMAGE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -27,10 +27,11 @@ export interface PluginEvents {
 /**
  * The realtime hub as a plugin sees it. A `room` is the plugin's own: `publish(…, 'board:3')`
  * reaches the sockets that joined `<plugin>:board:3` through one of the plugin's join rules;
- * without a room the frame goes to every socket of the company.
+ * without a room the frame goes to every socket of the company. A `null` company is every
+ * company: platform-wide content (super users' announcements), best narrowed by a room.
  */
 export interface PluginRealtime {
-  publish(companyId: number, channel: string, data: unknown, room?: string | string[]): void;
+  publish(companyId: number | null, channel: string, data: unknown, room?: string | string[]): void;
 }
 
 /** What every hook receives: the plugin's narrow view of the server, never the whole container. */

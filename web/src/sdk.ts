@@ -23,7 +23,7 @@ export { useAuth, type SessionStatus } from './auth/auth-provider';
 export type { RealtimeClient } from './realtime/realtime-client';
 
 // Pages, menu entries and their gates
-export { definePluginWeb, type PageDefinition, type PluginWeb } from './pages/registry';
+export { definePluginWeb, type HeaderItem, type PageDefinition, type PluginWeb } from './pages/registry';
 export { isAdmin, isSuper, planAllows, type Gate, type GateContext } from './pages/gates';
 
 // Translations: each page registers its own namespace
@@ -39,6 +39,7 @@ export { actionsColumn, RowActions, type RowActionsProps } from './components/ro
 export { useConfirmDelete, type ConfirmDeleteOptions } from './components/use-confirm-delete';
 export { useContactSearch, type ContactChoice } from './components/use-contact-search';
 export { useLoadOnOpen, type LoadOnOpenOptions } from './components/use-load-on-open';
+export { downloadMedia, fetchMediaBlob, useMediaBlob, type MediaBlob } from './pages/tickets/conversation/use-media-blob';
 export { useSubmitGuard, type SubmitGuard } from './components/use-submit-guard';
 export { CompanyZoneNote, ZonedTime } from './components/zoned-time';
 export { nearBottom, usePagedList, type PagedList, type PagedListOptions } from './hooks/use-paged-list';

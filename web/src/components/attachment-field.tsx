@@ -9,22 +9,26 @@ export const UPLOAD_ACCEPT =
 export interface AttachmentFieldProps {
   /** The file shown (chosen or stored); null shows only the attach button. */
   fileName: string | null;
-  /** A file chosen, already checked against MAX_UPLOAD_BYTES. */
+  /** A file chosen, already checked against maxBytes. */
   onPick(file: File): void;
-  /** A file over MAX_UPLOAD_BYTES was chosen. */
+  /** A file over maxBytes was chosen. */
   onTooLarge(): void;
   onRemove(): void;
   labels: { attach: string; replace: string; remove: string };
   /** Read-only: the name without buttons. */
   disabled?: boolean;
   testId?: string;
+  /** The file picker's choice (`.png,.jpg`); every type an attachment may have by default. */
+  accept?: string;
+  /** The largest file (bytes) before onTooLarge; MAX_UPLOAD_BYTES by default. */
+  maxBytes?: number;
 }
 
 /** One attachment of a form (uploaded by the form once its record is saved): its name, remove and attach/replace buttons. */
-export function AttachmentField({ fileName, onPick, onTooLarge, onRemove, labels, disabled, testId }: AttachmentFieldProps) {
+export function AttachmentField({ fileName, onPick, onTooLarge, onRemove, labels, disabled, testId, accept = UPLOAD_ACCEPT, maxBytes = MAX_UPLOAD_BYTES }: AttachmentFieldProps) {
   const { token } = theme.useToken();
   const choose = (file: File) => {
-    if (file.size > MAX_UPLOAD_BYTES) onTooLarge();
+    if (file.size > maxBytes) onTooLarge();
     else onPick(file);
     return false;
   };
@@ -45,7 +49,7 @@ export function AttachmentField({ fileName, onPick, onTooLarge, onRemove, labels
         </Flex>
       ) : null}
       {disabled ? null : (
-        <Upload accept={UPLOAD_ACCEPT} maxCount={1} showUploadList={false} beforeUpload={choose}>
+        <Upload accept={accept} maxCount={1} showUploadList={false} beforeUpload={choose}>
           <Button icon={<UploadOutlined />}>{fileName ? labels.replace : labels.attach}</Button>
         </Upload>
       )}

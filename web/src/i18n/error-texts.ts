@@ -80,6 +80,8 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_DASHBOARD_FILTER: 'Parametrize o filtro',
     ERR_NO_SCHEDULE_FOUND: 'Nenhum agendamento encontrado com este ID.',
     ERR_SCHEDULE_ALREADY_SENT: 'Este agendamento já foi enviado e não pode ser alterado.',
+    ERR_NO_ANNOUNCEMENT_FOUND: 'Nenhum informativo encontrado com este ID.',
+    ERR_ANNOUNCEMENT_NOT_AN_IMAGE: 'A imagem deve ser um arquivo PNG ou JPEG (png, jpg, jpeg).',
   },
   en: {
     ERR_BAD_REQUEST: 'Invalid request.',
@@ -155,6 +157,8 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_DASHBOARD_FILTER: 'Set up the filter',
     ERR_NO_SCHEDULE_FOUND: 'No schedule found with this ID.',
     ERR_SCHEDULE_ALREADY_SENT: 'This schedule was already sent and cannot be changed.',
+    ERR_NO_ANNOUNCEMENT_FOUND: 'No announcement found with this ID.',
+    ERR_ANNOUNCEMENT_NOT_AN_IMAGE: 'The image must be a PNG or JPEG file (png, jpg, jpeg).',
   },
   es: {
     ERR_BAD_REQUEST: 'Solicitud inválida.',
@@ -230,5 +234,7 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_DASHBOARD_FILTER: 'Configure el filtro',
     ERR_NO_SCHEDULE_FOUND: 'No se encontró ningún agendamiento con este ID.',
     ERR_SCHEDULE_ALREADY_SENT: 'Este agendamiento ya se envió y no se puede cambiar.',
+    ERR_NO_ANNOUNCEMENT_FOUND: 'No se encontró ningún comunicado con este ID.',
+    ERR_ANNOUNCEMENT_NOT_AN_IMAGE: 'La imagen debe ser un archivo PNG o JPEG (png, jpg, jpeg).',
   },
 };

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Button, Drawer, Flex, Layout, Menu, Popover, Slider, Space, Tooltip, Typography, theme } from 'antd';
 import { MenuOutlined, MoonOutlined, ReloadOutlined, SoundOutlined, SunOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -6,7 +6,7 @@ import { Link, useLocation } from 'wouter';
 import { api } from '../api/client';
 import { useAuth } from '../auth/auth-provider';
 import { useThemePreference } from '../theme/theme-preference';
-import { isAdmin as isAdminGate, pluginNamespaces, visiblePages, type GateContext } from '../pages/registry';
+import { headerItems, isAdmin as isAdminGate, pluginNamespaces, visiblePages, type GateContext } from '../pages/registry';
 import { AccountMenu } from './account-menu';
 import { formatDate } from './dates';
 import { NotificationsBell } from './notifications-bell';
@@ -180,6 +180,16 @@ export function MainLayout({ children }: { children: ReactNode }) {
                 data-testid="theme-toggle"
               />
             </Tooltip>
+            {gateContext
+              ? headerItems
+                  .filter((item) => !item.gate || item.gate(gateContext))
+                  .map(({ component: Item }, i) => (
+                    // Its own boundary: a plugin's item waiting for its strings holds up nothing else.
+                    <Suspense key={i} fallback={null}>
+                      <Item />
+                    </Suspense>
+                  ))
+              : null}
             <NotificationsBell />
             <VolumeControl />
             <Tooltip title={t('topbar.reload')}>

@@ -114,6 +114,14 @@ export interface PluginWeb {
   translations: LazyTranslations;
   /** Its pages, each with its route, gate and menu entry (label, icon, section, badge, place). */
   pages: PageDefinition[];
+  /** What it adds to the top bar, before the notifications bell (e.g. a pop-over of its own). */
+  header?: HeaderItem[];
+}
+
+/** A plugin's top bar item: a component (it may use hooks and the plugin's strings), shown to whom its gate lets through. */
+export interface HeaderItem {
+  component: ComponentType;
+  gate?: Gate;
 }
 
 /** Types a plugin's web entry: `export default definePluginWeb({ name, translations, pages })`. */
@@ -141,6 +149,9 @@ function withPluginPages(core: PageDefinition[], plugins: PageDefinition[]): Pag
 }
 
 export const pages: PageDefinition[] = withPluginPages(corePages, pluginWebs.flatMap(pagesOf));
+
+/** The plugins' top bar items, in plugin order. */
+export const headerItems: HeaderItem[] = pluginWebs.flatMap((web) => web.header ?? []);
 
 export function visiblePages(ctx: GateContext): PageDefinition[] {
   return pages.filter((page) => !page.gate || page.gate(ctx));
