@@ -86,6 +86,8 @@ const ERROR_CODES = [
   // Schedules
   'ERR_NO_SCHEDULE_FOUND',
   'ERR_SCHEDULE_ALREADY_SENT',
+  // Internal chat
+  'ERR_NO_CHAT_FOUND',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
