@@ -6,5 +6,6 @@ export default definePlugin({
   name: 'internal-chat',
   flag: 'useInternalChat',
   migrations: 'migrations',
+  web: 'web',
   routes: chatsRoutes,
 });
