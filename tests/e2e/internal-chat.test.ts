@@ -42,7 +42,7 @@ describeE2E('internal chat', () => {
   });
 
   it(
-    'two colleagues chat live: the new chat appears, the unread dot shows on the other menu, opening the chat clears it, and a delete sends the other back to /chats',
+    'two colleagues chat live: the new chat appears, the unread dot shows on the other menu, opening the chat clears it, a rename shows at once and a delete sends the other back to /chats',
     async () => {
       const anaPage = await browsers.page();
       const biaPage = await browsers.page({ colorScheme: 'dark' });
@@ -99,13 +99,23 @@ describeE2E('internal chat', () => {
       await shot(biaPage, 'internal-chat-conversation-dark');
       await shot(anaPage, 'internal-chat-conversation-light');
 
+      // The owner renames it; Bia sees the new title at once.
+      await anaPage.getByTestId('chat-pane').getByRole('button', { name: 'Editar Plantão de sábado' }).click();
+      const editing = anaPage.getByRole('dialog', { name: 'Editar conversa' });
+      await expect.poll(() => editing.getByLabel('Título').inputValue()).toBe('Plantão de sábado');
+      await editing.getByLabel('Título').fill('Plantão de domingo');
+      await editing.getByRole('button', { name: 'Salvar' }).click();
+      await biaPage.getByTestId('chat-title').filter({ hasText: 'Plantão de domingo' }).waitFor();
+      await chatItem(biaPage, 'Plantão de domingo').waitFor();
+
       // The owner deletes it; Bia, who had it open, is back on /chats with nothing selected.
-      await anaPage.getByRole('button', { name: 'Excluir Plantão de sábado' }).first().click();
+      await anaPage.getByTestId('chat-pane').getByRole('button', { name: 'Excluir Plantão de domingo' }).click();
       await anaPage.getByRole('dialog').getByRole('button', { name: 'Excluir' }).click();
       await biaPage.waitForURL(/\/chats$/);
       await biaPage.getByTestId('chat-pick').waitFor();
-      await expect.poll(() => chatItem(biaPage, 'Plantão de sábado').count()).toBe(0);
-      await expect.poll(() => chatItem(anaPage, 'Plantão de sábado').count()).toBe(0);
+      await expect.poll(() => chatItem(biaPage, 'Plantão de domingo').count()).toBe(0);
+      await expect.poll(() => chatItem(anaPage, 'Plantão de domingo').count()).toBe(0);
+      await anaPage.waitForURL(/\/chats$/);
     },
     JOURNEY_MS,
   );
