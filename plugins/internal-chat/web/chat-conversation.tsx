@@ -231,7 +231,8 @@ export function ChatConversation({ chat }: { chat: ChatView }) {
         onScroll={onScroll}
         style={{ flex: 1, minHeight: 0, overflowY: 'auto', padding: '8px 12px', display: 'flex', flexDirection: 'column', gap: 6 }}
         data-testid="chat-messages"
-        aria-live="polite"
+        role="log"
+        aria-label={chat.title}
       >
         {query.isFetchingNextPage ? (
           <Flex justify="center" gap={8}>
