@@ -89,6 +89,8 @@ const ERROR_CODES = [
   // Announcements
   'ERR_NO_ANNOUNCEMENT_FOUND',
   'ERR_ANNOUNCEMENT_NOT_AN_IMAGE',
+  // Internal chat
+  'ERR_NO_CHAT_FOUND',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

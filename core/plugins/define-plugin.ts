@@ -32,6 +32,11 @@ export interface PluginEvents {
  */
 export interface PluginRealtime {
   publish(companyId: number | null, channel: string, data: unknown, room?: string | string[]): void;
+  /**
+   * Sends to the sockets of these users of the company only (every socket is in its user's room
+   * from the start, no join needed): for frames that only some people may see. No users, no frame.
+   */
+  publishToUsers(companyId: number, channel: string, data: unknown, userIds: readonly number[]): void;
 }
 
 /** What every hook receives: the plugin's narrow view of the server, never the whole container. */

@@ -192,6 +192,10 @@ export class PluginHost {
       jobs: this.scheduler(flag, log),
       realtime: {
         publish: (companyId, channel, data, to) => realtime.publish(companyId, channel, data, to === undefined ? undefined : room(to)),
+        // The core's per-user rooms (`user:<id>`), outside the plugin's namespace on purpose.
+        publishToUsers: (companyId, channel, data, userIds) => {
+          if (userIds.length > 0) realtime.publish(companyId, channel, data, userIds.map((id) => `user:${id}`));
+        },
       },
       events: {
         emit: (event, companyId, payload) => bus.emit(event, companyId, payload),

@@ -11,7 +11,7 @@ import { describeMissing } from '../../core/db/migrator.js';
 import { createLogger } from '../../core/logger.js';
 import { loadPlugins } from '../../core/plugins/plugin-loader.js';
 import { destroyed } from '../fixtures/plugins/destroy-log.js';
-import { openSocket } from '../helpers/socket.js';
+import { openSocket, quietFor } from '../helpers/socket.js';
 import { withPlan } from '../helpers/plans.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -137,6 +137,30 @@ describe('a running plugin', () => {
       expect(frame.data).toEqual({ board: '7' });
     } finally {
       await socket.close();
+    }
+  });
+
+  it('sends a frame to the chosen users of the company only, with no join', async () => {
+    const on = await tenant('Cedro', true);
+    const colleague = await server.call('POST', '/api/users', {
+      token: on.token,
+      body: { name: 'Colega', email: `colega-${on.companyId}@cedro.test`, password: 'secret-123', profile: 'user', queueIds: [] },
+    });
+    expect(colleague.status, JSON.stringify(colleague.body)).toBe(201);
+    const admin = await openSocket(server.url, on.token);
+    const other = await openSocket(server.url, (await server.login(`colega-${on.companyId}@cedro.test`, 'secret-123')).token);
+    try {
+      const me = (await server.call('GET', '/api/auth/me', { token: on.token })).body.user.id as number;
+      expect((await server.call('POST', '/api/hosted/notify', { token: on.token, body: { userIds: [me] } })).status).toBe(204);
+      const frame = await admin.next((f) => f.channel === 'hosted-notice');
+      expect(frame.data).toEqual({ to: [me] });
+      expect((await server.call('POST', '/api/hosted/notify', { token: on.token, body: { userIds: [] } })).status).toBe(204);
+      await quietFor();
+      expect(other.frames.some((f) => f.channel === 'hosted-notice')).toBe(false);
+      expect(admin.frames.filter((f) => f.channel === 'hosted-notice')).toHaveLength(1);
+    } finally {
+      await admin.close();
+      await other.close();
     }
   });
 

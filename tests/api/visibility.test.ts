@@ -62,6 +62,8 @@ const ticketScoped: Record<string, () => Probe[]> = {
   ],
 };
 
+const INTERNAL_CHAT = "an internal chat between the company's users: no ticket; its members only (tests/api/internal-chat.test.ts)";
+
 /** Routes with an id that reach no ticket, and why. */
 const notTicketScoped: Record<string, string> = {
   'GET /api/users/:id': 'a user of the company',
@@ -110,6 +112,12 @@ const notTicketScoped: Record<string, string> = {
   'DELETE /api/schedules/:id': 'a schedule is addressed to a contact; its author or an admin changes it',
   'POST /api/schedules/:id/media-upload': 'a schedule is addressed to a contact; its author or an admin changes it',
   'DELETE /api/schedules/:id/media-upload': 'a schedule is addressed to a contact; its author or an admin changes it',
+  'GET /api/chats/:id': INTERNAL_CHAT,
+  'PUT /api/chats/:id': INTERNAL_CHAT,
+  'DELETE /api/chats/:id': INTERNAL_CHAT,
+  'POST /api/chats/:id/read': INTERNAL_CHAT,
+  'GET /api/chats/:id/messages': INTERNAL_CHAT,
+  'POST /api/chats/:id/messages': INTERNAL_CHAT,
 };
 
 /** Join frames that take a ticket id; the others join rooms of no ticket, and why. */

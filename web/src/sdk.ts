@@ -21,6 +21,8 @@ export { useLiveRecords, type LiveRecords, type LiveRecordsOptions } from './hoo
 // Session and live updates: useAuth() gives the user, the company's plan and the realtime client
 export { useAuth, type SessionStatus } from './auth/auth-provider';
 export type { RealtimeClient } from './realtime/realtime-client';
+// The new-message chime, at the volume the user set in the top bar (silent at 0)
+export { playChime } from './pages/tickets/message-alerts';
 
 // Pages, menu entries and their gates
 export { definePluginWeb, type HeaderItem, type PageDefinition, type PluginWeb } from './pages/registry';

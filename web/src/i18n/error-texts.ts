@@ -82,6 +82,7 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_SCHEDULE_ALREADY_SENT: 'Este agendamento já foi enviado e não pode ser alterado.',
     ERR_NO_ANNOUNCEMENT_FOUND: 'Nenhum informativo encontrado com este ID.',
     ERR_ANNOUNCEMENT_NOT_AN_IMAGE: 'A imagem deve ser um arquivo PNG ou JPEG (png, jpg, jpeg).',
+    ERR_NO_CHAT_FOUND: 'Conversa não encontrada ou você não participa dela.',
   },
   en: {
     ERR_BAD_REQUEST: 'Invalid request.',
@@ -159,6 +160,7 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_SCHEDULE_ALREADY_SENT: 'This schedule was already sent and cannot be changed.',
     ERR_NO_ANNOUNCEMENT_FOUND: 'No announcement found with this ID.',
     ERR_ANNOUNCEMENT_NOT_AN_IMAGE: 'The image must be a PNG or JPEG file (png, jpg, jpeg).',
+    ERR_NO_CHAT_FOUND: 'Chat not found, or you are not one of its members.',
   },
   es: {
     ERR_BAD_REQUEST: 'Solicitud inválida.',
@@ -236,5 +238,6 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_SCHEDULE_ALREADY_SENT: 'Este agendamiento ya se envió y no se puede cambiar.',
     ERR_NO_ANNOUNCEMENT_FOUND: 'No se encontró ningún comunicado con este ID.',
     ERR_ANNOUNCEMENT_NOT_AN_IMAGE: 'La imagen debe ser un archivo PNG o JPEG (png, jpg, jpeg).',
+    ERR_NO_CHAT_FOUND: 'Conversación no encontrada o usted no participa en ella.',
   },
 };
