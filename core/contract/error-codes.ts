@@ -86,6 +86,8 @@ const ERROR_CODES = [
   // Schedules
   'ERR_NO_SCHEDULE_FOUND',
   'ERR_SCHEDULE_ALREADY_SENT',
+  // File lists
+  'ERR_NO_FILE_LIST_FOUND',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -80,6 +80,7 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_DASHBOARD_FILTER: 'Parametrize o filtro',
     ERR_NO_SCHEDULE_FOUND: 'Nenhum agendamento encontrado com este ID.',
     ERR_SCHEDULE_ALREADY_SENT: 'Este agendamento já foi enviado e não pode ser alterado.',
+    ERR_NO_FILE_LIST_FOUND: 'Nenhuma lista de arquivos encontrada com este ID.',
   },
   en: {
     ERR_BAD_REQUEST: 'Invalid request.',
@@ -155,6 +156,7 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_DASHBOARD_FILTER: 'Set up the filter',
     ERR_NO_SCHEDULE_FOUND: 'No schedule found with this ID.',
     ERR_SCHEDULE_ALREADY_SENT: 'This schedule was already sent and cannot be changed.',
+    ERR_NO_FILE_LIST_FOUND: 'No file list found with this ID.',
   },
   es: {
     ERR_BAD_REQUEST: 'Solicitud inválida.',
@@ -230,5 +232,6 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_DASHBOARD_FILTER: 'Configure el filtro',
     ERR_NO_SCHEDULE_FOUND: 'No se encontró ningún agendamiento con este ID.',
     ERR_SCHEDULE_ALREADY_SENT: 'Este agendamiento ya se envió y no se puede cambiar.',
+    ERR_NO_FILE_LIST_FOUND: 'No se encontró ninguna lista de archivos con este ID.',
   },
 };
