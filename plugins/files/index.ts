@@ -7,5 +7,6 @@ export { FileListSender, type FileListDelivery } from './file-list-sender.js';
 export default definePlugin({
   name: 'files',
   migrations: 'migrations',
+  web: 'web',
   routes: fileListsRoutes,
 });

@@ -23,7 +23,7 @@ export { useAuth, type SessionStatus } from './auth/auth-provider';
 export type { RealtimeClient } from './realtime/realtime-client';
 
 // Pages, menu entries and their gates
-export { definePluginWeb, type PageDefinition, type PluginWeb } from './pages/registry';
+export { definePluginWeb, type ComposerAction, type ComposerActionProps, type PageDefinition, type PluginWeb } from './pages/registry';
 export { isAdmin, isSuper, planAllows, type Gate, type GateContext } from './pages/gates';
 
 // Translations: each page registers its own namespace
