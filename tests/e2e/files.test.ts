@@ -76,14 +76,18 @@ describeE2E('file lists', () => {
       await dialog.getByLabel('Mensagem').fill('Olá! Seguem nosso catálogo e a tabela de preços.');
 
       await dialog.getByRole('button', { name: 'Adicionar arquivo' }).click();
-      await dialog.getByTestId('file-option').nth(0).locator('input[type=file]').setInputFiles({ name: 'catalogo.pdf', mimeType: 'application/pdf', buffer: PDF });
-      // An option not named takes its file's name.
-      await expect.poll(() => dialog.getByLabel('Nome do arquivo 1').inputValue()).toBe('catalogo');
-      await dialog.getByLabel('Nome do arquivo 1').fill('Catálogo');
-      await dialog.getByRole('button', { name: 'Adicionar arquivo' }).click();
-      await dialog.getByLabel('Nome do arquivo 2').fill('Tabela de preços');
-      await dialog.getByTestId('file-option').nth(1).locator('input[type=file]').setInputFiles({ name: 'precos.jpg', mimeType: 'image/jpeg', buffer: JPG });
+      await dialog.getByLabel('Nome do arquivo 1').fill('Tabela de preços');
+      await dialog.getByTestId('file-option').nth(0).locator('input[type=file]').setInputFiles({ name: 'precos.jpg', mimeType: 'image/jpeg', buffer: JPG });
       await dialog.getByText('precos.jpg').waitFor();
+      await dialog.getByRole('button', { name: 'Adicionar arquivo' }).click();
+      await dialog.getByTestId('file-option').nth(1).locator('input[type=file]').setInputFiles({ name: 'catalogo.pdf', mimeType: 'application/pdf', buffer: PDF });
+      // An option not named takes its file's name.
+      await expect.poll(() => dialog.getByLabel('Nome do arquivo 2').inputValue()).toBe('catalogo');
+      await dialog.getByLabel('Nome do arquivo 2').fill('Catálogo');
+      // The catalogue goes first.
+      await dialog.getByRole('button', { name: 'Subir o arquivo 2' }).click();
+      await expect.poll(() => dialog.getByLabel('Nome do arquivo 1').inputValue()).toBe('Catálogo');
+      await expect.poll(() => dialog.getByTestId('file-option').nth(0).getByText('catalogo.pdf').count()).toBe(1);
       await shot(admin, 'files-dialog-light');
       await dialog.getByRole('button', { name: 'Salvar' }).click();
       await admin.getByText('Operação realizada com sucesso!').first().waitFor();

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { App, Button, Flex, Form, Input, Modal, Spin, Tooltip, Typography, theme } from 'antd';
-import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
+import { ArrowDownOutlined, ArrowUpOutlined, MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { api, ApiError, AttachmentField, ErrorCode, errorText, ModalFooter, useLoadOnOpen, useSubmitGuard } from 'atende/web';
 import { UPLOAD_BATCH, type FileListRecord } from './file-list-record';
@@ -151,7 +151,7 @@ export function FileListModal({ open, fileListId, onClose }: FileListModalProps)
             {t('modal.optionsHint')}
           </Typography.Paragraph>
           <Form.List name="options">
-            {(fields, { add, remove }) => (
+            {(fields, { add, remove, move }) => (
               <Flex vertical gap={8}>
                 {fields.length === 0 ? <Typography.Text type="secondary">{t('modal.noOptions')}</Typography.Text> : null}
                 {fields.map((field, index) => (
@@ -170,6 +170,24 @@ export function FileListModal({ open, fileListId, onClose }: FileListModalProps)
                       >
                         <Input placeholder={t('modal.optionPlaceholder')} aria-label={t('modal.optionName', { index: index + 1 })} maxLength={100} />
                       </Form.Item>
+                      <Tooltip title={t('modal.moveUp', { index: index + 1 })}>
+                        <Button
+                          type="text"
+                          icon={<ArrowUpOutlined />}
+                          aria-label={t('modal.moveUp', { index: index + 1 })}
+                          disabled={index === 0}
+                          onClick={() => move(index, index - 1)}
+                        />
+                      </Tooltip>
+                      <Tooltip title={t('modal.moveDown', { index: index + 1 })}>
+                        <Button
+                          type="text"
+                          icon={<ArrowDownOutlined />}
+                          aria-label={t('modal.moveDown', { index: index + 1 })}
+                          disabled={index === fields.length - 1}
+                          onClick={() => move(index, index + 1)}
+                        />
+                      </Tooltip>
                       <Tooltip title={t('modal.removeOption', { index: index + 1 })}>
                         <Button type="text" icon={<MinusCircleOutlined />} aria-label={t('modal.removeOption', { index: index + 1 })} onClick={() => remove(field.name)} />
                       </Tooltip>
