@@ -1,7 +1,6 @@
 import { definePlugin } from 'atende/plugin';
 import { fileListsRoutes } from './file-lists.routes.js';
-
-export { FileListSender, type FileListDelivery } from './file-list-sender.js';
+import { filesOf } from './files-of.js';
 
 /** File lists (spec: File list entity, Files page): for every company, no plan flag. */
 export default definePlugin({
@@ -9,4 +8,6 @@ export default definePlugin({
   migrations: 'migrations',
   web: 'web',
   routes: fileListsRoutes,
+  // Campaigns send lists too: `app.plugin('files')` is the FileListSender (send, enqueue in a transaction).
+  provides: (app) => filesOf(app).sender,
 });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileListView } from '../../plugins/files/file-list.contract.js';
 import { createConnection, createMember, createQueue, createTenant, eventually, outbox, type InboxTenant, type Member } from '../helpers/inbox.js';
@@ -6,6 +7,9 @@ import { companyMediaFiles, sha256, storedBytes } from '../helpers/media.js';
 import { withPlan } from '../helpers/plans.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { openSocket, type TestSocket } from '../helpers/socket.js';
+
+/** A plugin that sends lists as a campaign does, through `app.plugin('files')`. */
+const FILE_CALLER = fileURLToPath(new URL('../fixtures/plugins/file-caller', import.meta.url));
 
 let server: TestServer;
 let t: InboxTenant;
@@ -85,7 +89,7 @@ async function listWithFiles(name: string): Promise<FileListView> {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ simulator: true });
+  server = await startTestServer({ simulator: true, plugins: [FILE_CALLER] });
   t = await createTenant(server, 'Arquivos Loja');
   other = await createTenant(server, 'Outros Arquivos');
   queueId = await createQueue(server, t, 'Vendas');
@@ -377,6 +381,24 @@ describe('sending a list into a ticket', () => {
     expect(missing.body).toMatchObject({ error: 'ERR_VALIDATION', message: 'ticketId: Obrigatório' });
     const ids = [queued, pending, foreign].map((x) => x.ticketId);
     expect(await db()('messages').whereIn('ticketId', ids)).toEqual([]);
+  });
+
+  it("another plugin (a campaign) sends a list with its own text and no author through app.plugin('files')", async () => {
+    const list = await listWithFiles('Campanha');
+    const { ticketId, number } = await insertTicket(t, { userId: null });
+    const res = await server.call('POST', '/api/file-caller/send', { token: t.admin.token, body: { ticketId, fileListId: list.id, message: 'Olá Maria, oferta do mês!' } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ messageIds: [expect.any(Number), expect.any(Number), expect.any(Number)], missing: null });
+    const sent = await eventually(async () => {
+      const mine = (await outbox(server, t, phone)).messages.filter((m) => m.to === number);
+      return mine.length === 3 && mine;
+    }, 10_000, 'the campaign on the phone');
+    expect(sent.map((m) => m.body)).toEqual(['Olá Maria, oferta do mês!', 'Catálogo', 'Tabela de preços']);
+    expect((await db()('messages').whereIn('id', res.body.messageIds)).map((m: { userId: number | null }) => m.userId)).toEqual([null, null, null]);
+
+    const theirs = await createList(other.admin.token, { name: 'Lista de outra', message: 'x' });
+    const foreign = await server.call('POST', '/api/file-caller/send', { token: t.admin.token, body: { ticketId, fileListId: theirs.id } });
+    expect(foreign).toMatchObject({ status: 404, body: { error: 'ERR_NO_FILE_LIST_FOUND' } });
   });
 
   it('a file gone from the storage makes the send fail whole: nothing is queued and no copy is left', async () => {
