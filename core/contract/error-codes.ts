@@ -91,6 +91,8 @@ const ERROR_CODES = [
   'ERR_ANNOUNCEMENT_NOT_AN_IMAGE',
   // Internal chat
   'ERR_NO_CHAT_FOUND',
+  // File lists
+  'ERR_NO_FILE_LIST_FOUND',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -53,6 +53,12 @@ export interface PluginApp<C = unknown> {
   /** The plugin's own config, parsed by its `config` schema at start-up. */
   config: C;
   services: PluginServices;
+  /**
+   * What another installed plugin `provides` (built once, on first use), or undefined when it is
+   * not installed or provides nothing. Its type is the caller's to declare: plugins import nothing
+   * of each other.
+   */
+  plugin<T extends object = Record<string, unknown>>(name: string): T | undefined;
 }
 
 export type PluginEventHandler<N extends KnownEventName = KnownEventName, C = unknown> = (event: EventOf<N>, app: PluginApp<C>) => Promise<void>;
@@ -114,6 +120,11 @@ export interface PluginDefinition<S extends PluginConfigSchema = PluginConfigSch
   steps?: Record<string, PluginStep<C>>;
   /** Realtime join rules by client frame type (`joinBoard`); refused at start if the type is taken. */
   joins?: Record<string, PluginJoinRule<C>>;
+  /**
+   * What other plugins may call, reached with `app.plugin(name)` (e.g. the files plugin's sender,
+   * which campaigns use); built once, with this plugin's app, when first asked for.
+   */
+  provides?(app: PluginApp<C>): object;
   /** Web pages and menu entries, built into the SPA (folder relative to the entry module). */
   web?: string;
   /** Runs at start-up before the database is touched. */
@@ -154,7 +165,7 @@ export function pluginProblems(value: unknown): string[] {
   for (const key of ['migrations', 'web'] as const) {
     if (plugin[key] !== undefined && typeof plugin[key] !== 'string') problems.push(`${key} must be a folder name`);
   }
-  for (const key of ['routes', 'publicRoutes', 'jobs', 'register', 'bootstrap', 'destroy'] as const) {
+  for (const key of ['routes', 'publicRoutes', 'jobs', 'provides', 'register', 'bootstrap', 'destroy'] as const) {
     if (plugin[key] !== undefined && typeof plugin[key] !== 'function') problems.push(`${key} must be a function`);
   }
   if (plugin.rawBody !== undefined && typeof plugin.rawBody !== 'boolean') problems.push('rawBody must be true or false');

@@ -31,6 +31,8 @@ const DURABLE_EVENT_BACKOFF = exponential({ delay: 1000, maxRetries: 10 });
  */
 export class PluginHost {
   readonly plugins: HostedPlugin[];
+  /** What each plugin provides to the others, built on first use. */
+  private readonly provided = new Map<string, object | undefined>();
 
   private constructor(
     private readonly c: Container,
@@ -203,7 +205,17 @@ export class PluginHost {
       },
       config: plugin.config,
       services,
+      plugin: <T extends object>(other: string) => this.provision(other) as T | undefined,
     };
+  }
+
+  /** Another plugin's `provides`, built once with its own app. */
+  private provision(name: string): object | undefined {
+    if (!this.provided.has(name)) {
+      const target = this.plugins.find((p) => p.definition.name === name);
+      this.provided.set(name, target?.definition.provides?.(target.app));
+    }
+    return this.provided.get(name);
   }
 
   /**

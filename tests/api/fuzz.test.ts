@@ -167,6 +167,7 @@ interface Fixtures {
   helpId: number;
   noteId: number;
   scheduleId: number;
+  fileListId: number;
 }
 
 interface FuzzRequest {
@@ -202,6 +203,7 @@ function realParam(f: Fixtures, routePath: string, param: string): string {
     'ticket-notes': f.noteId,
     messages: f.messageId,
     schedules: f.scheduleId,
+    files: f.fileListId,
   };
   return String(ids[resource] ?? 1);
 }
@@ -330,6 +332,7 @@ async function createFixtures(): Promise<Fixtures> {
     helpId: (await created('POST', '/api/helps', superToken, { title: 'Fuzz help', video: 'dQw4w9WgXcQ' })).id,
     noteId: (await created('POST', '/api/ticket-notes', admin, { note: 'a note', ticketId: ticket.id, contactId: ticket.contactId })).id,
     scheduleId: (await created('POST', '/api/schedules', admin, { body: 'scheduled text', contactId: ticket.contactId, sendAt: '2030-01-01T10:00' })).id,
+    fileListId: (await created('POST', '/api/files', admin, { name: 'Fuzz list', message: 'hello', options: [{ name: 'Fuzz file' }] })).id,
   };
 }
 

@@ -25,7 +25,7 @@ export type { RealtimeClient } from './realtime/realtime-client';
 export { playChime } from './pages/tickets/message-alerts';
 
 // Pages, menu entries and their gates
-export { definePluginWeb, type HeaderItem, type PageDefinition, type PluginWeb } from './pages/registry';
+export { definePluginWeb, type ComposerAction, type ComposerActionProps, type HeaderItem, type PageDefinition, type PluginWeb } from './pages/registry';
 export { isAdmin, isSuper, planAllows, type Gate, type GateContext } from './pages/gates';
 
 // Translations: each page registers its own namespace

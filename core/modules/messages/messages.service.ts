@@ -107,9 +107,7 @@ export class MessagesService {
    * attachment, each queued for sending. Only on an open ticket, by its user or an admin.
    */
   async send(actor: AuthUser, ticketId: number, request: SendRequest): Promise<MessageView[]> {
-    const ticket = await visibleTicket(this.infra.db, actor, ticketId, loadTicket);
-    if (ticket.status !== 'open') throw new AppError(ErrorCode.ERR_TICKET_NOT_OPEN, 400, 'Accept or reopen the ticket to send messages');
-    if (!isAdmin(actor) && ticket.userId !== actor.id) throw new ForbiddenError();
+    const ticket = await this.writableTicket(actor, ticketId);
     const files: Attachment[] = (request.files ?? []).map(
       (file) => () => (request.ptt ? asVoiceNote(file, this.infra.log) : Promise.resolve({ name: file.name, source: file })),
     );
@@ -143,6 +141,18 @@ export class MessagesService {
       sent.push(await this.view(queued));
     }
     return sent;
+  }
+
+  /**
+   * The ticket if the actor may send messages on it (the rule of POST /messages/:ticketId, for
+   * whoever else sends on an agent's behalf): visible to them (404 ERR_NO_TICKET_FOUND, 403), open
+   * (400 ERR_TICKET_NOT_OPEN), and theirs unless they are an admin (403 ERR_NO_PERMISSION).
+   */
+  async writableTicket(actor: AuthUser, ticketId: number): Promise<Ticket> {
+    const ticket = await visibleTicket(this.infra.db, actor, ticketId, loadTicket);
+    if (ticket.status !== 'open') throw new AppError(ErrorCode.ERR_TICKET_NOT_OPEN, 400, 'Accept or reopen the ticket to send messages');
+    if (!isAdmin(actor) && ticket.userId !== actor.id) throw new ForbiddenError();
+    return ticket;
   }
 
   /**

@@ -83,6 +83,7 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_NO_ANNOUNCEMENT_FOUND: 'Nenhum informativo encontrado com este ID.',
     ERR_ANNOUNCEMENT_NOT_AN_IMAGE: 'A imagem deve ser um arquivo PNG ou JPEG (png, jpg, jpeg).',
     ERR_NO_CHAT_FOUND: 'Conversa não encontrada ou você não participa dela.',
+    ERR_NO_FILE_LIST_FOUND: 'Nenhuma lista de arquivos encontrada com este ID.',
   },
   en: {
     ERR_BAD_REQUEST: 'Invalid request.',
@@ -161,6 +162,7 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_NO_ANNOUNCEMENT_FOUND: 'No announcement found with this ID.',
     ERR_ANNOUNCEMENT_NOT_AN_IMAGE: 'The image must be a PNG or JPEG file (png, jpg, jpeg).',
     ERR_NO_CHAT_FOUND: 'Chat not found, or you are not one of its members.',
+    ERR_NO_FILE_LIST_FOUND: 'No file list found with this ID.',
   },
   es: {
     ERR_BAD_REQUEST: 'Solicitud inválida.',
@@ -239,5 +241,6 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_NO_ANNOUNCEMENT_FOUND: 'No se encontró ningún comunicado con este ID.',
     ERR_ANNOUNCEMENT_NOT_AN_IMAGE: 'La imagen debe ser un archivo PNG o JPEG (png, jpg, jpeg).',
     ERR_NO_CHAT_FOUND: 'Conversación no encontrada o usted no participa en ella.',
+    ERR_NO_FILE_LIST_FOUND: 'No se encontró ninguna lista de archivos con este ID.',
   },
 };

@@ -4,6 +4,7 @@ import { TagsOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { ContactsOutlined, DashboardOutlined } from '@ant-design/icons';
 import { WhatsAppOutlined } from '@ant-design/icons';
 import { registerLazyTranslations, type LazyTranslations } from '../i18n';
+import type { Ticket } from '../api/types';
 import { isAdmin, type Gate, type GateContext } from './gates';
 import { ConnectionsBadge } from './connections/connections-badge';
 // Last: the plugins' entries import this module back through atende/web, and call its gates as they load.
@@ -103,6 +104,29 @@ const corePages: PageDefinition[] = [
   },
 ];
 
+/** What a composer action's panel gets: the ticket the agent writes to (open), and how to close itself. */
+export interface ComposerActionProps {
+  ticket: Ticket;
+  onClose(): void;
+}
+
+/**
+ * A plugin's tool in the ticket composer, beside attach: the host shows its button (an item of the
+ * composer's "more" menu on a narrow pane) while the agent may write to the ticket, and mounts its
+ * panel (the plugin's dialog) when it is chosen, until the panel calls onClose.
+ */
+export interface ComposerAction {
+  /** Unique within the plugin. */
+  key: string;
+  /** The button's label and tooltip: a key of the plugin's namespace. */
+  labelKey: string;
+  icon: ReactNode;
+  /** Mounted while open; a lazy component loads its chunk when first chosen. */
+  panel: ComponentType<ComposerActionProps> | LazyExoticComponent<ComponentType<ComposerActionProps>>;
+  /** Who sees it (isAdmin, planAllows…); everyone when absent. */
+  gate?: Gate;
+}
+
 /**
  * What a plugin's web/index.tsx exports by default (DESIGN §7). The admin is built with every
  * installed plugin's web folder (npm run build: the built-in ones; atende build-web: all).
@@ -116,6 +140,8 @@ export interface PluginWeb {
   pages: PageDefinition[];
   /** What it adds to the top bar, before the notifications bell (e.g. a pop-over of its own). */
   header?: HeaderItem[];
+  /** Its tools in the ticket composer, in this order after the core's. */
+  composerActions?: ComposerAction[];
 }
 
 /** A plugin's top bar item: a component (it may use hooks and the plugin's strings), shown to whom its gate lets through. */
@@ -155,6 +181,15 @@ export const headerItems: HeaderItem[] = pluginWebs.flatMap((web) => web.header 
 
 export function visiblePages(ctx: GateContext): PageDefinition[] {
   return pages.filter((page) => !page.gate || page.gate(ctx));
+}
+
+/** Every plugin's composer actions, keys and labels in the plugin's namespace, in plugin order. */
+export const composerActions: ComposerAction[] = pluginWebs.flatMap((web) =>
+  (web.composerActions ?? []).map((action: ComposerAction) => ({ ...action, key: `${web.name}:${action.key}`, labelKey: `${web.name}:${action.labelKey}` })),
+);
+
+export function visibleComposerActions(ctx: GateContext): ComposerAction[] {
+  return composerActions.filter((action) => !action.gate || action.gate(ctx));
 }
 
 export { isAdmin, isSuper, type Gate, type GateContext } from './gates';

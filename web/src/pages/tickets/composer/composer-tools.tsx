@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Button, Dropdown, Flex, Switch, theme, Tooltip } from 'antd';
 import { FunctionOutlined, MoreOutlined, PaperClipOutlined, SignatureOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -12,10 +13,13 @@ interface ComposerToolsProps {
   /** Puts an emoji or a variable at the cursor. */
   onInsert(text: string): void;
   onAttach(): void;
+  /** The plugins' composer actions, after attach (in the "more" menu when compact). */
+  actions: { key: string; label: string; icon: ReactNode }[];
+  onAction(key: string): void;
 }
 
-/** The buttons left of the input: emoji, attach, variables and the sign option. */
-export function ComposerTools({ compact, sign, onToggleSign, onInsert, onAttach }: ComposerToolsProps) {
+/** The buttons left of the input: emoji, attach, the plugins' actions, variables and the sign option. */
+export function ComposerTools({ compact, sign, onToggleSign, onInsert, onAttach, actions, onAction }: ComposerToolsProps) {
   const { t } = useTranslation('composer');
   const { token } = theme.useToken();
 
@@ -38,6 +42,7 @@ export function ComposerTools({ compact, sign, onToggleSign, onInsert, onAttach 
       placement="topLeft"
       menu={{
         items: [
+          ...actions.map((action) => ({ key: action.key, label: action.label, icon: action.icon, onClick: () => onAction(action.key) })),
           { key: 'variables', label: t('variables.title'), icon: <FunctionOutlined />, children: variableItems(t, onInsert) },
           {
             key: 'sign',
@@ -65,6 +70,13 @@ export function ComposerTools({ compact, sign, onToggleSign, onInsert, onAttach 
       <Tooltip title={t('attachments.attach')}>
         <Button type="text" icon={<PaperClipOutlined />} aria-label={t('attachments.attach')} onClick={onAttach} />
       </Tooltip>
+      {compact
+        ? null
+        : actions.map((action) => (
+            <Tooltip key={action.key} title={action.label}>
+              <Button type="text" icon={action.icon} aria-label={action.label} onClick={() => onAction(action.key)} />
+            </Tooltip>
+          ))}
       {compact ? (
         moreMenu
       ) : (

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
+import { Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
 import { App, Button, Flex, Input, theme, Tooltip } from 'antd';
 import type { TextAreaRef } from 'antd/es/input/TextArea';
 import { AudioOutlined, SendOutlined } from '@ant-design/icons';
@@ -8,6 +8,7 @@ import { errorText } from '../../../api/errors';
 import { useAuth } from '../../../auth/auth-provider';
 import { useCompanyClock } from '../../../layout/use-company-clock';
 import { registerTranslations } from '../../../i18n';
+import { pluginNamespaces, visibleComposerActions } from '../../registry';
 import { quickMessagesTranslations } from '../../quick-messages/quick-messages.i18n';
 import { useElementWidth } from '../conversation/use-element-width';
 import { ATTACHMENT_ACCEPT, AttachmentPreview, refusal } from './attachment-preview';
@@ -44,7 +45,7 @@ export default function MessageComposer(props: MessageComposerProps) {
 function Composer({ ticket, replyingTo, onClearReply }: MessageComposerProps) {
   const { t } = useTranslation('composer');
   const { message } = App.useApp();
-  const { user } = useAuth();
+  const { user, plan } = useAuth();
   const clock = useCompanyClock();
   const { token } = theme.useToken();
   const [sign, toggleSign] = useSignOption();
@@ -60,6 +61,13 @@ function Composer({ ticket, replyingTo, onClearReply }: MessageComposerProps) {
   const compact = width > 0 && width < COMPACT_WIDTH;
   const recorder = useAudioRecorder();
   const { cancel: cancelRecording } = recorder;
+
+  // The plugins' tools (a file list to send, ...), each shown once its label's strings are in.
+  const gated = useMemo(() => (user ? visibleComposerActions({ user, plan, cshow: localStorage.getItem('cshow') !== null }) : []), [user, plan]);
+  const { t: tPlugin, i18n } = useTranslation(pluginNamespaces, { useSuspense: false });
+  const actions = gated.filter((action) => i18n.exists(action.labelKey)).map((action) => ({ key: action.key, label: tPlugin(action.labelKey), icon: action.icon }));
+  const [activeAction, setActiveAction] = useState<string | null>(null);
+  const Panel = gated.find((action) => action.key === activeAction)?.panel;
 
   const hint = ticket.status === 'pending' ? t('hint.pending') : ticket.status === 'closed' ? t('hint.closed') : null;
   const disabled = hint !== null;
@@ -309,7 +317,15 @@ function Composer({ ticket, replyingTo, onClearReply }: MessageComposerProps) {
   else
     body = (
       <Flex align="flex-end" gap={4}>
-        <ComposerTools compact={compact} sign={sign} onToggleSign={toggleSign} onInsert={insert} onAttach={() => fileInput.current?.click()} />
+        <ComposerTools
+          compact={compact}
+          sign={sign}
+          onToggleSign={toggleSign}
+          onInsert={insert}
+          onAttach={() => fileInput.current?.click()}
+          actions={actions}
+          onAction={setActiveAction}
+        />
         {textInput}
         {action}
       </Flex>
@@ -326,6 +342,11 @@ function Composer({ ticket, replyingTo, onClearReply }: MessageComposerProps) {
       {pickerOpen && <QuickReplyPicker replies={matches} active={active} onActive={setActive} onPick={(reply) => void pick(reply)} />}
       {replyingTo && !disabled && <ReplyPreview message={replyingTo} contactName={ticket.contact.name} onClose={onClearReply} />}
       {body}
+      {Panel && !disabled ? (
+        <Suspense fallback={null}>
+          <Panel ticket={ticket} onClose={() => setActiveAction(null)} />
+        </Suspense>
+      ) : null}
       <input
         ref={fileInput}
         type="file"
