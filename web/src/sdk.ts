@@ -22,6 +22,9 @@ export { useLiveRecords, type LiveRecords, type LiveRecordsOptions } from './hoo
 export { useAuth, type SessionStatus } from './auth/auth-provider';
 export type { RealtimeClient } from './realtime/realtime-client';
 
+// Tickets: who sees one (the server's rule, for merging live ticket frames)
+export { mayView as mayViewTicket } from './pages/tickets/ticket-rules';
+
 // Pages, menu entries and their gates
 export { definePluginWeb, type PageDefinition, type PluginWeb } from './pages/registry';
 export { isAdmin, isSuper, planAllows, type Gate, type GateContext } from './pages/gates';
