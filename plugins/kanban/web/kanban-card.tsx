@@ -48,7 +48,7 @@ export const KanbanCardView = forwardRef<HTMLDivElement, KanbanCardViewProps>(fu
           {card.lastMessage || t('noMessage')}
         </Typography.Paragraph>
         <div>
-          <Button size="small" icon={<EyeOutlined />} href={`/tickets/${card.uuid}`} tabIndex={overlay ? -1 : undefined} onPointerDown={(e) => e.stopPropagation()}>
+          <Button size="small" icon={<EyeOutlined />} href={`/tickets/${card.uuid}`} tabIndex={overlay ? -1 : undefined}>
             {t('viewTicket')}
           </Button>
         </div>

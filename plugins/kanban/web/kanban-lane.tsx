@@ -71,7 +71,9 @@ export const KanbanLaneView = memo(function KanbanLaneView({ lane, name, activeI
         ) : (
           <Typography.Text strong>{name}</Typography.Text>
         )}
-        <Badge count={count} showZero overflowCount={99999} color={token.colorTextTertiary} title={t('laneCount', { count })} data-testid="lane-count" />
+        <span data-testid="lane-count" data-count={count}>
+          <Badge count={count} showZero overflowCount={99999} color={token.colorTextTertiary} title={t('laneCount', { count })} />
+        </span>
       </Flex>
       <div ref={scroller} style={{ flex: 1, minHeight: 0, overflowY: 'auto', padding: `0 ${token.paddingXS}px` }} data-testid="lane-scroll">
         {count === 0 ? (

@@ -5,8 +5,9 @@ import {
   DndContext,
   DragOverlay,
   KeyboardSensor,
-  PointerSensor,
+  MouseSensor,
   pointerWithin,
+  TouchSensor,
   useSensor,
   useSensors,
   type Announcements,
@@ -22,8 +23,8 @@ import { KanbanCardView } from './kanban-card';
 import { KanbanLaneView } from './kanban-lane';
 import { OPEN_LANE, useKanbanBoard, type BoardLane, type LaneId } from './use-kanban-board';
 
-/** The board fills the page below the header bar (64 px) and the content's padding. */
-const BOARD_HEIGHT = { wide: 'calc(100dvh - 64px - 32px - 56px)', narrow: 'calc(100dvh - 64px - 16px - 56px)' };
+/** The page fills the window below the header bar (64 px) and the content's padding; the board takes what the title leaves. */
+const PAGE_HEIGHT = { wide: 'calc(100dvh - 64px - 32px)', narrow: 'calc(100dvh - 64px - 16px)' };
 
 /** The pointer's lane when there is a pointer; for the keyboard, the lane nearest the moved card. */
 const collision: CollisionDetection = (args) => {
@@ -43,7 +44,9 @@ const laneByLane: KeyboardCoordinateGetter = (event, { currentCoordinates, conte
   }
   if (!collisionRect || (event.code !== 'ArrowLeft' && event.code !== 'ArrowRight')) return undefined;
   event.preventDefault();
-  const centre = collisionRect.left + collisionRect.width / 2;
+  // From the sensor's coordinates (the card's top left), which follow every press at once: the
+  // measured rect may still be where the previous press left it.
+  const centre = currentCoordinates.x + collisionRect.width / 2;
   const centres = droppableContainers
     .getEnabled()
     .map((container) => droppableRects.get(container.id))
@@ -61,8 +64,10 @@ export default function KanbanPage() {
   const board = useKanbanBoard();
   const [active, setActive] = useState<TicketCard | null>(null);
   const sensors = useSensors(
-    // A few pixels before a drag starts, so a click on the card's link stays a click.
-    useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
+    // A few pixels before a drag starts, so a click on the card's link stays a click; on a touch
+    // screen a press held a moment, so that a swipe still scrolls the board and the lanes.
+    useSensor(MouseSensor, { activationConstraint: { distance: 6 } }),
+    useSensor(TouchSensor, { activationConstraint: { delay: 250, tolerance: 6 } }),
     useSensor(KeyboardSensor, { coordinateGetter: laneByLane }),
   );
 
@@ -129,7 +134,7 @@ export default function KanbanPage() {
       >
         <div
           data-testid="kanban-board"
-          style={{ display: 'flex', gap: 12, overflowX: 'auto', alignItems: 'stretch', height: screens.sm ? BOARD_HEIGHT.wide : BOARD_HEIGHT.narrow, minHeight: 320, paddingBottom: 4 }}
+          style={{ display: 'flex', gap: 12, overflowX: 'auto', alignItems: 'stretch', flex: 1, minHeight: 0, paddingBottom: 4 }}
         >
           {board.lanes.map((lane) => (
             <KanbanLaneView key={lane.id} lane={lane} name={laneName(lane)} activeId={active?.id ?? null} />
@@ -142,7 +147,7 @@ export default function KanbanPage() {
 
   const noTagLanes = !board.loading && !board.failed && board.lanes.length === 1 && board.lanes[0]!.id === OPEN_LANE;
   return (
-    <Flex vertical gap={12}>
+    <Flex vertical gap={12} style={{ height: screens.sm ? PAGE_HEIGHT.wide : PAGE_HEIGHT.narrow, minHeight: 420 }}>
       <ListHeader title={t('title')} />
       {noTagLanes && (
         <Alert
