@@ -75,6 +75,9 @@ async function dragWithMouse(page: Page, from: Locator, to: Locator): Promise<vo
   await page.mouse.up();
 }
 
+/** The card's handle: the keyboard's way to drag it, named after the ticket, its contact and its lane. */
+const handle = (target: Locator, ticketId: number, laneName: string) => target.getByRole('button', { name: new RegExp(`^Mover o ticket ${ticketId} de .+, na coluna ${laneName}$`) });
+
 /** What the board's live region told a screen reader last. */
 const announced = (page: Page, text: string | RegExp) => page.locator('[role=status][aria-live]', { hasText: text }).waitFor({ state: 'attached' });
 
@@ -85,14 +88,22 @@ const pickedUp = (page: Page, ticketId: number, lane: string) => announced(page,
  * Moves a card with the keyboard as a person does, waiting for what the screen reader hears after
  * each key: space picks it up, each arrow puts it over a lane (`over` names them in turn), space drops it.
  */
-async function dragWithKeyboard(page: Page, target: Locator, ticketId: number, from: string, steps: [key: 'ArrowLeft' | 'ArrowRight', over: string][]): Promise<void> {
-  await target.focus();
+async function dragWithKeyboard(
+  page: Page,
+  target: Locator,
+  ticketId: number,
+  from: string,
+  steps: [key: 'ArrowLeft' | 'ArrowRight', over: string][],
+  screenshotName?: string,
+): Promise<void> {
+  await handle(target, ticketId, from).focus();
   await page.keyboard.press('Space');
   await pickedUp(page, ticketId, from);
   for (const [key, over] of steps) {
     await page.keyboard.press(key);
     await announced(page, `Ticket ${ticketId} sobre a coluna ${over}.`);
   }
+  if (screenshotName) await shot(page, screenshotName);
   await page.keyboard.press('Space');
 }
 
@@ -164,7 +175,7 @@ describeE2E('kanban board', () => {
       expect(await tagsOf(tickets.marina)).toEqual([lanes.proposta]);
 
       // The keyboard, on the second board: Proposta → Fechamento, the lane to its left (space, left arrow, space).
-      await dragWithKeyboard(seller, card(seller, 'Proposta', 'Marina Souza'), tickets.marina, 'Proposta', [['ArrowLeft', 'Fechamento']]);
+      await dragWithKeyboard(seller, card(seller, 'Proposta', 'Marina Souza'), tickets.marina, 'Proposta', [['ArrowLeft', 'Fechamento']], 'kanban-keyboard-drag');
       await seller.getByText('Ticket Tag Adicionado com Sucesso!').first().waitFor();
       await card(seller, 'Fechamento', 'Marina Souza').waitFor();
       await card(admin, 'Fechamento', 'Marina Souza').waitFor();
@@ -182,7 +193,7 @@ describeE2E('kanban board', () => {
       expect(await tagsOf(tickets.marina)).toEqual([]);
 
       // Escape cancels a keyboard move.
-      await card(admin, 'Em aberto', 'Lúcia Prado').focus();
+      await handle(card(admin, 'Em aberto', 'Lúcia Prado'), tickets.lucia, 'Em aberto').focus();
       await admin.keyboard.press('Space');
       await pickedUp(admin, tickets.lucia, 'Em aberto');
       await admin.keyboard.press('ArrowRight');

@@ -1,10 +1,22 @@
-import { forwardRef, type CSSProperties, type HTMLAttributes } from 'react';
+import { forwardRef, type CSSProperties, type HTMLAttributes, type KeyboardEventHandler } from 'react';
 import { Button, Flex, Typography, theme } from 'antd';
-import { EyeOutlined } from '@ant-design/icons';
+import { EyeOutlined, HolderOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { TicketCard } from 'atende/web';
 
+/** What dnd-kit tells about the drag on its activator (a real button needs no role nor tabIndex). */
+export interface DragHandleProps {
+  onKeyDown?: KeyboardEventHandler<HTMLElement>;
+  'aria-describedby'?: string;
+  'aria-roledescription'?: string;
+  'aria-pressed'?: boolean;
+  'aria-disabled'?: boolean;
+}
+
 export interface KanbanCardViewProps extends HTMLAttributes<HTMLDivElement> {
+  /** The keyboard's way to drag: the handle button's ref and attributes (dnd-kit's activator). */
+  handleRef?: (element: HTMLElement | null) => void;
+  handleProps?: DragHandleProps;
   card: TicketCard;
   /** The lane's name, for the card's accessible label. */
   laneName: string;
@@ -16,10 +28,13 @@ export interface KanbanCardViewProps extends HTMLAttributes<HTMLDivElement> {
 
 /**
  * A ticket's card: number, contact name and number, last message, and a link to the ticket. The
- * card itself is what a user drags (mouse, touch or keyboard: space, arrows, space); the link is
- * its own stop in the tab order.
+ * mouse and touch drag the whole card; the keyboard drags it by its handle button (space, arrows,
+ * space), so the card holds two controls side by side rather than a link inside a button.
  */
-export const KanbanCardView = forwardRef<HTMLDivElement, KanbanCardViewProps>(function KanbanCardView({ card, laneName, overlay, dragging, style, ...rest }, ref) {
+export const KanbanCardView = forwardRef<HTMLDivElement, KanbanCardViewProps>(function KanbanCardView(
+  { card, laneName, overlay, dragging, handleRef, handleProps, style, ...rest },
+  ref,
+) {
   const { t } = useTranslation('kanban');
   const { token } = theme.useToken();
   const look: CSSProperties = {
@@ -35,10 +50,23 @@ export const KanbanCardView = forwardRef<HTMLDivElement, KanbanCardViewProps>(fu
     ...style,
   };
   return (
-    <div ref={ref} style={look} data-testid="kanban-card" data-ticket-id={card.id} aria-label={t('card', { id: card.id, name: card.contact.name, lane: laneName })} {...rest}>
+    <div ref={ref} style={look} data-testid="kanban-card" data-ticket-id={card.id} {...rest}>
       <Flex vertical gap={4}>
-        <Flex justify="space-between" align="baseline" gap={8}>
-          <Typography.Text strong>{t('ticketNumber', { id: card.id })}</Typography.Text>
+        <Flex justify="space-between" align="center" gap={8}>
+          <Flex align="center" gap={4} style={{ minWidth: 0 }}>
+            <Button
+              ref={handleRef}
+              type="text"
+              size="small"
+              icon={<HolderOutlined />}
+              aria-label={t('move', { id: card.id, name: card.contact.name, lane: laneName })}
+              tabIndex={overlay ? -1 : undefined}
+              // The grip's glyph lines up with the text below it.
+              style={{ cursor: 'inherit', marginInlineStart: -token.paddingXXS - 2 }}
+              {...handleProps}
+            />
+            <Typography.Text strong>{t('ticketNumber', { id: card.id })}</Typography.Text>
+          </Flex>
           <Typography.Text type="secondary" style={{ fontSize: token.fontSizeSM }}>
             {card.contact.number}
           </Typography.Text>

@@ -1,4 +1,4 @@
-import { memo, useRef } from 'react';
+import { memo, useRef, type KeyboardEventHandler } from 'react';
 import { Badge, Empty, Flex, Typography, theme } from 'antd';
 import { useDraggable, useDroppable } from '@dnd-kit/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
@@ -18,9 +18,27 @@ export interface KanbanLaneViewProps {
   activeId: number | null;
 }
 
+/** A card the mouse and touch drag whole, and the keyboard by its handle. */
 function DraggableCard({ card, laneName, dragging }: { card: TicketCard; laneName: string; dragging: boolean }) {
-  const { attributes, listeners, setNodeRef } = useDraggable({ id: card.id, data: { card } });
-  return <KanbanCardView ref={setNodeRef} card={card} laneName={laneName} dragging={dragging} {...attributes} {...listeners} />;
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef } = useDraggable({ id: card.id, data: { card } });
+  const { onKeyDown, ...pointing } = listeners ?? {};
+  const described = {
+    'aria-describedby': attributes['aria-describedby'],
+    'aria-roledescription': attributes['aria-roledescription'],
+    'aria-pressed': attributes['aria-pressed'],
+    'aria-disabled': attributes['aria-disabled'],
+  };
+  return (
+    <KanbanCardView
+      ref={setNodeRef}
+      card={card}
+      laneName={laneName}
+      dragging={dragging}
+      handleRef={setActivatorNodeRef}
+      handleProps={{ ...described, onKeyDown: onKeyDown as KeyboardEventHandler<HTMLElement> | undefined }}
+      {...pointing}
+    />
+  );
 }
 
 /**
@@ -57,9 +75,11 @@ export const KanbanLaneView = memo(function KanbanLaneView({ lane, name, activeI
         flexDirection: 'column',
         minHeight: 0,
         background: isOver ? token.colorPrimaryBg : token.colorFillQuaternary,
-        border: `1px solid ${isOver ? token.colorPrimaryBorder : token.colorBorderSecondary}`,
-        // The lane's tag colour is data: it marks the lane as it marks the tag's chips.
-        borderTop: `4px solid ${lane.tag?.color ?? token.colorTextQuaternary}`,
+        // Longhands only (React does not mix a shorthand with its parts well). The lane's tag colour
+        // is data: it marks the lane on top as it marks the tag's chips.
+        borderStyle: 'solid',
+        borderWidth: '4px 1px 1px',
+        borderColor: `${lane.tag?.color ?? token.colorTextQuaternary} ${isOver ? token.colorPrimaryBorder : token.colorBorderSecondary} ${isOver ? token.colorPrimaryBorder : token.colorBorderSecondary}`,
         borderRadius: token.borderRadiusLG,
       }}
     >

@@ -18,7 +18,7 @@ export const kanbanTranslations: Translations = {
     truncated: 'O quadro mostra os {{count}} tickets mais recentes.',
     tagAdded: 'Ticket Tag Adicionado com Sucesso!',
     tagRemoved: 'Ticket Tag Removido!',
-    card: 'Ticket {{id}} de {{name}}, na coluna {{lane}}',
+    move: 'Mover o ticket {{id}} de {{name}}, na coluna {{lane}}',
     dnd: {
       instructions: 'Para mover um ticket, pressione espaço, escolha a coluna com as setas esquerda e direita e pressione espaço de novo para soltar. Esc cancela.',
       pickedUp: 'Ticket {{id}} selecionado, na coluna {{lane}}.',
@@ -43,7 +43,7 @@ export const kanbanTranslations: Translations = {
     truncated: 'The board shows the {{count}} most recent tickets.',
     tagAdded: 'Ticket tag added!',
     tagRemoved: 'Ticket tag removed!',
-    card: 'Ticket {{id}} of {{name}}, in lane {{lane}}',
+    move: 'Move ticket {{id}} of {{name}}, in lane {{lane}}',
     dnd: {
       instructions: 'To move a ticket, press space, choose the lane with the left and right arrows and press space again to drop it. Escape cancels.',
       pickedUp: 'Picked up ticket {{id}}, in lane {{lane}}.',
@@ -68,7 +68,7 @@ export const kanbanTranslations: Translations = {
     truncated: 'El tablero muestra los {{count}} tickets más recientes.',
     tagAdded: '¡Etiqueta del ticket añadida!',
     tagRemoved: '¡Etiqueta del ticket quitada!',
-    card: 'Ticket {{id}} de {{name}}, en la columna {{lane}}',
+    move: 'Mover el ticket {{id}} de {{name}}, en la columna {{lane}}',
     dnd: {
       instructions: 'Para mover un ticket, pulse espacio, elija la columna con las flechas izquierda y derecha y pulse espacio de nuevo para soltarlo. Esc cancela.',
       pickedUp: 'Ticket {{id}} seleccionado, en la columna {{lane}}.',
