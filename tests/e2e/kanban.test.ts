@@ -213,6 +213,13 @@ describeE2E('kanban board', () => {
         await expect.poll(() => card(page, 'Proposta', 'Otávio Lima').count()).toBe(0);
         await expect.poll(() => laneCount(page, 'Proposta')).toBe('0');
       }
+      // A new kanban tag is a new lane, in its place by name, on both boards.
+      res = await server.call('POST', '/api/tags', { token: operator.token, body: { name: 'Negociação', color: '#722ed1', kanban: 1 } });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      for (const page of [admin, seller]) {
+        await lane(page, 'Negociação').waitFor();
+        await expect.poll(() => page.getByTestId('kanban-lane').evaluateAll((all) => all.map((l) => l.getAttribute('aria-label')))).toEqual(['Em aberto', 'Fechamento', 'Negociação', 'Proposta']);
+      }
       // No reload happened on either board.
       expect(await admin.evaluate(() => performance.timeOrigin)).toBe(marks.admin);
       expect(await seller.evaluate(() => performance.timeOrigin)).toBe(marks.seller);

@@ -36,6 +36,20 @@ const CARDS_PATH = '/ticket/kanban';
 
 const byUpdatedDesc = (a: TicketCard, b: TicketCard) => b.updatedAt.localeCompare(a.updatedAt) || b.id - a.id;
 
+type TagFrame = { action: 'create' | 'update'; tag: KanbanLane & { kanban: number } } | { action: 'delete'; tagId: number };
+
+const byName = (a: KanbanLane, b: KanbanLane) => a.name.localeCompare(b.name) || a.id - b.id;
+
+/** The lanes after a company-{id}-tag frame: a tag with the kanban flag is one, renamed or recoloured in place; the same list when nothing a lane shows changed. */
+function relane(lanes: KanbanLane[], frame: TagFrame): KanbanLane[] {
+  const id = frame.action === 'delete' ? frame.tagId : frame.tag.id;
+  const current = lanes.find((lane) => lane.id === id);
+  if (frame.action === 'delete' || frame.tag.kanban !== 1) return current ? lanes.filter((lane) => lane !== current) : lanes;
+  const { name, color } = frame.tag;
+  if (current && current.name === name && current.color === color) return lanes;
+  return [...lanes.filter((lane) => lane !== current), { id, name, color }].sort(byName);
+}
+
 /** A ticket of a frame reduced to what a card holds (the frames carry the whole ticket). */
 function toCard(ticket: TicketCard): TicketCard {
   const { id, uuid, status, userId, queueId, lastMessage, updatedAt, contact, tags } = ticket;
@@ -52,7 +66,7 @@ function onBoard(user: SessionUser, queueIds: number[], ticket: TicketCard): boo
  * The board of /kanban: the kanban tags as lanes after 'Em aberto', the open and pending tickets of
  * the user's queues as cards (spec: "the kanban loads tickets for the user's queue ids"), kept live
  * with the core's company-{id}-ticket and -appMessage frames, which reach a user only for tickets
- * they may see. Tag frames reload the lanes (a tag renamed, recoloured, or its kanban switch turned).
+ * they may see. Tag frames change the lanes (a tag renamed, recoloured, deleted, or its kanban switch turned).
  */
 export function useKanbanBoard(): KanbanBoard {
   const { t } = useTranslation('kanban');
@@ -96,8 +110,8 @@ export function useKanbanBoard(): KanbanBoard {
       const frame = data as TicketFrame;
       if (frame.action === 'create' && frame.ticket) place(frame.ticket);
     });
-    const offTags = realtime.on(`company-${companyId}-tag`, () => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.records(LANES_PATH) });
+    const offTags = realtime.on(`company-${companyId}-tag`, (data) => {
+      queryClient.setQueryData<KanbanLanesAnswer>(queryKeys.records(LANES_PATH), (answer) => (answer ? { lista: relane(answer.lista, data as TagFrame) } : answer));
     });
     return () => {
       offTickets();
