@@ -29,7 +29,7 @@ export {
   type PluginErrorCode,
 } from './plugins/plugin-errors.js';
 export { ErrorCode } from './contract/error-codes.js';
-export { booleanQuery, id, idParam, MAX_ID, pageNumberQuery, validate } from './http/validate.js';
+export { booleanQuery, id, idParam, jsonIdsQuery, MAX_ID, pageNumberQuery, validate } from './http/validate.js';
 export { Events, type DomainEvent, type EventName, type EventOf, type EventPayloads, type KnownEventName, type PayloadOf } from './events/event-bus.js';
 export type { Change, TicketChanges, TicketPlace } from './events/catalogue.js';
 export type { Turn } from './modules/pipeline/steps/conversation-steps.js';

@@ -100,6 +100,15 @@ export interface TicketView {
   tags: { id: number; name: string; color: string }[];
 }
 
+/**
+ * An open or pending ticket as a board shows it (the kanban's card, spec §3): a TicketView narrowed
+ * to these fields is one, so a board takes the company-{id}-ticket frames as they come.
+ */
+export interface TicketCardView extends Pick<TicketView, 'id' | 'uuid' | 'status' | 'userId' | 'queueId' | 'lastMessage' | 'updatedAt'> {
+  contact: Pick<TicketContact, 'id' | 'name' | 'number'>;
+  tags: { id: number }[];
+}
+
 /** A note as the ticket drawer shows it. */
 export interface TicketNoteView {
   id: number;

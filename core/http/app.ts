@@ -75,7 +75,7 @@ export interface PluginRouter {
 
 /**
  * The Koa app: error handling first, then request id and access log, security headers, body
- * parsing for /api, the API routers (core, then plugins, which may not shadow each other), a JSON
+ * parsing for /api, the API routers (plugins, then the core; neither shadows the other), a JSON
  * 404 for unknown /api paths, and the web app for everything else.
  */
 export function createHttpApp(c: Container, plugins: PluginRouter[] = []): HttpApp {
@@ -113,7 +113,8 @@ export function createHttpApp(c: Container, plugins: PluginRouter[] = []): HttpA
     return wantsRawBody(ctx.path, ctx.method) ? rawBody(ctx, next) : bodyParser(ctx, next);
   });
 
-  for (const router of [...core, ...plugins.map((p) => p.router)]) {
+  // Plugins first: a plugin route may narrow a core one (GET /tags/kanban beside GET /tags/:id), see assertNoShadowing.
+  for (const router of [...plugins.map((p) => p.router), ...core]) {
     api.use(router.routes(), router.allowedMethods({ throw: true }));
   }
   app.use(api.routes());

@@ -33,14 +33,36 @@ function overlap(a: string, b: string): boolean {
 }
 
 /**
- * Refuses a plugin route that some request could reach through an earlier route (the core's or
- * another plugin's) or that would take requests meant for one: the earlier route answers first,
- * so one of the two would silently never run.
+ * Whether `narrow` matches only requests `wide` matches, and fewer: the same segments, with a
+ * literal where `wide` has a parameter at least once (`/tags/kanban` narrows `/tags/:id`).
+ */
+function narrows(narrow: string, wide: string): boolean {
+  const left = narrow.split('/');
+  const right = wide.split('/');
+  if (left.length !== right.length || [...left, ...right].some(isWildcard)) return false;
+  let literalForParam = false;
+  for (let i = 0; i < left.length; i += 1) {
+    const x = left[i]!;
+    const y = right[i]!;
+    if (isParam(y) && !isParam(x)) literalForParam = true;
+    else if (isParam(x) !== isParam(y) || (!isParam(x) && x !== y)) return false;
+  }
+  return literalForParam;
+}
+
+/**
+ * Refuses a plugin route that would take requests meant for a core route or another plugin's, or
+ * leave them to it: one of the two would silently never run. Plugin routers are mounted before the
+ * core's, so a plugin may narrow a core route, a literal where the core has a parameter
+ * (`GET /tags/kanban` beside the core's `GET /tags/:id`): that one path is the plugin's, every other
+ * stays the core's. Between plugins, any overlap is refused.
  */
 export function assertNoShadowing(core: OwnedRoute[], plugins: OwnedRoute[]): void {
   const earlier = [...core];
   for (const route of plugins) {
-    const other = earlier.find((e) => e.owner !== route.owner && e.method === route.method && overlap(e.path, route.path));
+    const other = earlier.find(
+      (e) => e.owner !== route.owner && e.method === route.method && overlap(e.path, route.path) && !(e.owner === 'the core' && narrows(route.path, e.path)),
+    );
     if (other) {
       throw new ConfigError(
         `${route.owner}: route ${route.method} /api${route.path} shadows ${other.method} /api${other.path} of ${other.owner}`,

@@ -43,3 +43,20 @@ export const booleanQuery = z
   .transform((v) => v === true || v === 'true' || v === '1');
 
 export const pageNumberQuery = z.coerce.number().int().min(1).max(100_000).default(1);
+
+/**
+ * A list of ids sent JSON-encoded in the query string (`tags=[1,2]`), as the spec's client does;
+ * duplicates dropped. An empty list filters nothing.
+ */
+export const jsonIdsQuery = z
+  .string({ error: 'Must be a JSON array of ids' })
+  .transform((raw, ctx): unknown => {
+    try {
+      return raw.trim() === '' ? [] : JSON.parse(raw);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'Must be a JSON array of ids' });
+      return z.NEVER;
+    }
+  })
+  .pipe(z.array(idParam, { error: 'Must be a JSON array of ids' }).max(500, 'Too many ids'))
+  .transform((ids) => [...new Set(ids)]);

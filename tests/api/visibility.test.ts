@@ -60,6 +60,8 @@ const ticketScoped: Record<string, () => Probe[]> = {
     { method: 'POST', path: '/api/tags/sync', body: { ticketId: ids.ticket, tags: [{ id: ids.tag2 }] } },
     { method: 'POST', path: '/api/tags/sync', body: { ticketId: ids.ticket, tags: [] } },
   ],
+  'PUT /api/ticket-tags/:ticketId/:tagId': () => [{ method: 'PUT', path: `/api/ticket-tags/${ids.ticket}/${ids.tag2}` }],
+  'DELETE /api/ticket-tags/:ticketId': () => [{ method: 'DELETE', path: `/api/ticket-tags/${ids.ticket}` }],
 };
 
 const INTERNAL_CHAT = "an internal chat between the company's users: no ticket; its members only (tests/api/internal-chat.test.ts)";
@@ -99,9 +101,9 @@ const notTicketScoped: Record<string, string> = {
   'DELETE /api/queue/:id': 'a queue',
   'PUT /api/queue-options/:id': "a queue's chatbot option",
   'DELETE /api/queue-options/:id': "a queue's chatbot option",
-  'GET /api/tags/:id': "a tag of the company; a ticket's tags change only through /tags/sync",
-  'PUT /api/tags/:id': "a tag of the company; a ticket's tags change only through /tags/sync",
-  'DELETE /api/tags/:id': "a tag of the company; a ticket's tags change only through /tags/sync",
+  'GET /api/tags/:id': "a tag of the company; a ticket's tags change only through /tags/sync and /ticket-tags",
+  'PUT /api/tags/:id': "a tag of the company; a ticket's tags change only through /tags/sync and /ticket-tags",
+  'DELETE /api/tags/:id': "a tag of the company; a ticket's tags change only through /tags/sync and /ticket-tags",
   'GET /api/quick-messages/:id': 'a quick reply (own or shared)',
   'PUT /api/quick-messages/:id': 'a quick reply (own or shared)',
   'DELETE /api/quick-messages/:id': 'a quick reply (own or shared)',

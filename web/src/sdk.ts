@@ -24,6 +24,9 @@ export type { RealtimeClient } from './realtime/realtime-client';
 // The new-message chime, at the volume the user set in the top bar (silent at 0)
 export { playChime } from './pages/tickets/message-alerts';
 
+// Tickets: who sees one (the server's rule, for merging live ticket frames)
+export { mayView as mayViewTicket } from './pages/tickets/ticket-rules';
+
 // Pages, menu entries and their gates
 export { definePluginWeb, type ComposerAction, type ComposerActionProps, type HeaderItem, type PageDefinition, type PluginWeb } from './pages/registry';
 export { isAdmin, isSuper, planAllows, type Gate, type GateContext } from './pages/gates';

@@ -4,6 +4,8 @@ import type { Infrastructure } from '../../infrastructure.js';
 import { isAdmin, type AuthUser } from '../../auth/auth-user.js';
 import { ForbiddenError, NotFoundError } from '../../errors.js';
 import { visibleTicket } from '../tickets/ticket-access.js';
+import { Ticket } from '../tickets/ticket.model.js';
+import { isPostgres } from '../../db/database.js';
 import { Tag } from './tag.model.js';
 import { TAGS_PAGE_SIZE, type CreateTagInput, type SyncTagsInput, type UpdateTagInput } from './tags.schema.js';
 import { likePattern } from '../../db/like-pattern.js';
@@ -37,6 +39,19 @@ function toView(tag: TagRow): TagView {
     createdAt: tag.createdAt,
     updatedAt: tag.updatedAt,
   };
+}
+
+/** A ticket's tags after a change, and their ids before and after (for the ticket's own announcement: tickets.publish). */
+export interface Retagged {
+  ticketId: number;
+  tags: TagView[];
+  tagIds: { before: number[]; after: number[] };
+}
+
+/** The ticket's row, locked until the transaction ends on PostgreSQL (SQLite has one writer anyway). */
+async function lockedTicket(db: Knex, companyId: number, id: number): Promise<Ticket | undefined> {
+  const query = Ticket.query(db).findOne({ id, companyId });
+  return isPostgres(db) ? query.forUpdate() : query;
 }
 
 /** The spec (§6): only admins and supervisors see the Kanban switch; the server holds the same line. */
@@ -118,25 +133,53 @@ export class TagsService {
    * see, and every tag the caller's company's. Tags whose tickets count changed are announced with the new count.
    * `tagIds`: the ticket's tag ids before and after (for the ticket's own announcement).
    */
-  async sync(actor: AuthUser, input: SyncTagsInput): Promise<{ ticketId: number; tags: TagView[]; tagIds: { before: number[]; after: number[] } }> {
-    const { ticketId } = input;
-    const { tags, changed, before } = await this.infra.db.transaction(async (trx) => {
-      await visibleTicket(trx, actor, ticketId);
+  async sync(actor: AuthUser, input: SyncTagsInput): Promise<Retagged> {
+    return this.retag(actor, input.ticketId, async (trx) => {
       if (input.tags.length > 0) {
         const found = await Tag.query(trx).where('companyId', actor.companyId).whereIn('id', input.tags).resultSize();
         if (found !== input.tags.length) throw new NotFoundError(ErrorCode.ERR_NO_TAG_FOUND);
       }
+      return input.tags;
+    });
+  }
+
+  /**
+   * A ticket's kanban lane: its kanban tags replaced by `tagId` (a kanban tag of the caller's
+   * company, else 404), or taken off with null, in one transaction; its other tags stay, and a
+   * ticket never ends with two lanes. The same checks, answer and announcements as sync.
+   */
+  async setKanbanTag(actor: AuthUser, ticketId: number, tagId: number | null): Promise<Retagged> {
+    return this.retag(actor, ticketId, async (trx, before) => {
+      if (tagId !== null) {
+        const tag = await Tag.query(trx).findOne({ id: tagId, companyId: actor.companyId, kanban: 1 });
+        if (!tag) throw new NotFoundError(ErrorCode.ERR_NO_TAG_FOUND, 'No kanban tag with this id');
+      }
+      const kanban = new Set(
+        before.length === 0 ? [] : (await Tag.query(trx).whereIn('id', before).where('kanban', 1).select('id')).map((tag) => tag.id),
+      );
+      return [...before.filter((id) => !kanban.has(id)), ...(tagId === null ? [] : [tagId])];
+    });
+  }
+
+  /**
+   * Replaces a ticket's tags with what `next` answers from the current ones, in one transaction
+   * that holds the ticket's row (PostgreSQL), so two changes of one ticket never interleave.
+   */
+  private async retag(actor: AuthUser, ticketId: number, next: (trx: Knex.Transaction, before: number[]) => Promise<number[]>): Promise<Retagged> {
+    const { tags, changed, before, after } = await this.infra.db.transaction(async (trx) => {
+      await visibleTicket(trx, actor, ticketId, lockedTicket);
       const before = (await trx('ticketTags').where({ ticketId }).select('tagId')).map((row: { tagId: number }) => row.tagId);
-      await trx('ticketTags').where({ ticketId }).delete();
-      if (input.tags.length > 0) await trx('ticketTags').insert(input.tags.map((tagId) => ({ ticketId, tagId })));
-      const next = new Set(input.tags);
-      const changedIds = [...before.filter((id) => !next.has(id)), ...input.tags.filter((id) => !before.includes(id))];
+      const after = [...new Set(await next(trx, before))];
+      const removed = before.filter((id) => !after.includes(id));
+      const added = after.filter((id) => !before.includes(id));
+      if (removed.length > 0) await trx('ticketTags').where({ ticketId }).whereIn('tagId', removed).delete();
+      if (added.length > 0) await trx('ticketTags').insert(added.map((tagId) => ({ ticketId, tagId })));
       const load = (ids: number[]) =>
         ids.length === 0 ? Promise.resolve([]) : this.withCount(Tag.query(trx).where('tags.companyId', actor.companyId).whereIn('tags.id', ids)).orderBy('tags.name').orderBy('tags.id');
-      return { tags: (await load(input.tags)).map(toView), changed: (await load(changedIds)).map(toView), before };
+      return { tags: (await load(after)).map(toView), changed: (await load([...removed, ...added])).map(toView), before, after };
     });
     for (const tag of changed) this.publish(actor.companyId, { action: 'update', tag });
-    return { ticketId, tags, tagIds: { before, after: [...input.tags] } };
+    return { ticketId, tags, tagIds: { before, after } };
   }
 
   // ---- helpers ------------------------------------------------------------------------------

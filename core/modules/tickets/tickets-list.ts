@@ -5,6 +5,7 @@ import { whereVisible, type TicketViewer } from './ticket-access.js';
 import { Ticket } from './ticket.model.js';
 import { withTicketGraph } from './ticket-view.js';
 import { TICKETS_PAGE_SIZE, type ListTicketsQuery } from './tickets.schema.js';
+import type { TicketCardView } from '../../contract/views.js';
 import { likePattern } from '../../db/like-pattern.js';
 
 /** `count` stops here: counting 100,000 rows for a badge is wasted work (DESIGN §10). */
@@ -72,6 +73,17 @@ function whereSearch(db: Knex, q: Knex.QueryBuilder, companyId: number, term: st
 }
 
 /**
+ * The queue filter of a ticket list: tickets of `queueIds` and those without queue; an agent may
+ * narrow to their own queues only, so a queue they may not see never widens the list. An empty or
+ * absent filter narrows nothing.
+ */
+function narrowToQueues(q: Knex.QueryBuilder, viewer: TicketViewer, asked: number[] | undefined): void {
+  if (!asked || asked.length === 0) return;
+  const queueIds = viewer.admin ? asked : asked.filter((id) => viewer.queueIds.includes(id));
+  q.where((w) => (queueIds.length > 0 ? w.whereIn('tickets.queueId', queueIds).orWhereNull('tickets.queueId') : w.whereNull('tickets.queueId')));
+}
+
+/**
  * The filtered `tickets` query of GET /tickets (no order, no columns). Visibility is the server's:
  * without showAll and search, an agent's open and closed lists hold their own tickets and the
  * pending list every pending ticket they may see; admins with showAll see the whole status.
@@ -88,11 +100,7 @@ export function ticketsQuery(db: Knex, viewer: TicketViewer, query: ListTicketsQ
   // No status (the notifications list): own tickets and the pending ones in sight.
   else q.where((w) => w.where('tickets.userId', me).orWhere((p) => whereVisible(p.where('tickets.status', 'pending'), viewer)));
 
-  if (query.queueIds && query.queueIds.length > 0) {
-    // Agents may narrow to their own queues only; tickets without queue stay when visible.
-    const queueIds = viewer.admin ? query.queueIds : query.queueIds.filter((id) => viewer.queueIds.includes(id));
-    q.where((w) => (queueIds.length > 0 ? w.whereIn('tickets.queueId', queueIds).orWhereNull('tickets.queueId') : w.whereNull('tickets.queueId')));
-  }
+  narrowToQueues(q, viewer, query.queueIds);
   if (query.users && query.users.length > 0) q.whereIn('tickets.userId', query.users);
   for (const tagId of query.tags ?? []) {
     // Every chosen tag must be on the ticket.
@@ -128,4 +136,62 @@ export async function listTickets(db: Knex, viewer: TicketViewer, query: ListTic
     count: Math.min(rows.length, TICKETS_COUNT_CAP),
     hasMore: rows.length > offset + TICKETS_PAGE_SIZE,
   };
+}
+
+/** A board reads at most this many tickets, the newest; `hasMore` says when there were more. */
+export const TICKET_CARDS_CAP = 10_000;
+
+/** A card shows the start of the last message. */
+const CARD_MESSAGE_LENGTH = 255;
+
+/** Tag ids are read for this many tickets a query (within every database's bound parameters). */
+const TAG_CHUNK = 1000;
+
+type CardRow = Pick<Ticket, 'id' | 'uuid' | 'status' | 'userId' | 'queueId' | 'lastMessage'> & {
+  /** PostgreSQL answers a Date, SQLite the ISO text the model wrote. */
+  updatedAt: string | Date;
+  contactId: number;
+  contactName: string;
+  contactNumber: string;
+};
+
+/**
+ * The open and pending tickets `viewer` may see (the rule of GET /tickets/:id and of the ticket
+ * frames' rooms), newest update first, as board cards with their tag ids; `queueIds` narrows them
+ * as the queue filter of GET /tickets does. Two queries whatever the count: the cards, then their
+ * tags by chunks of ids.
+ */
+export async function listTicketCards(db: Knex, viewer: TicketViewer, queueIds: number[] | undefined): Promise<{ tickets: TicketCardView[]; hasMore: boolean }> {
+  const q = db('tickets')
+    .join('contacts', 'contacts.id', 'tickets.contactId')
+    .where('tickets.companyId', viewer.user.companyId)
+    .whereIn('tickets.status', ['open', 'pending']);
+  whereVisible(q, viewer);
+  narrowToQueues(q, viewer, queueIds);
+  const rows = (await q
+    .select('tickets.id', 'tickets.uuid', 'tickets.status', 'tickets.userId', 'tickets.queueId', 'tickets.updatedAt', 'tickets.contactId')
+    .select(db.raw('substr(??, 1, ?) as ??', ['tickets.lastMessage', CARD_MESSAGE_LENGTH, 'lastMessage']))
+    .select('contacts.name as contactName', 'contacts.number as contactNumber')
+    .orderBy('tickets.updatedAt', 'desc')
+    .orderBy('tickets.id', 'desc')
+    .limit(TICKET_CARDS_CAP + 1)) as CardRow[];
+  const shown = rows.slice(0, TICKET_CARDS_CAP);
+  const tagsOf = new Map<number, { id: number }[]>(shown.map((row) => [row.id, []]));
+  for (let i = 0; i < shown.length; i += TAG_CHUNK) {
+    const ids = shown.slice(i, i + TAG_CHUNK).map((row) => row.id);
+    const links = (await db('ticketTags').whereIn('ticketId', ids).orderBy('tagId').select('ticketId', 'tagId')) as { ticketId: number; tagId: number }[];
+    for (const link of links) tagsOf.get(link.ticketId)!.push({ id: link.tagId });
+  }
+  const tickets = shown.map((row) => ({
+    id: row.id,
+    uuid: row.uuid,
+    status: row.status,
+    userId: row.userId,
+    queueId: row.queueId,
+    lastMessage: row.lastMessage ?? '',
+    updatedAt: new Date(row.updatedAt).toISOString(),
+    contact: { id: row.contactId, name: row.contactName, number: row.contactNumber },
+    tags: tagsOf.get(row.id)!,
+  }));
+  return { tickets, hasMore: rows.length > TICKET_CARDS_CAP };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanQuery, id, idParam, pageNumberQuery } from '../../http/validate.js';
+import { booleanQuery, id, idParam, jsonIdsQuery, pageNumberQuery } from '../../http/validate.js';
 import { required } from '../users/users.schema.js';
 
 /** GET /tickets: 40 a page, newest update first. */
@@ -12,32 +12,15 @@ const day = z
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Must be a date YYYY-MM-DD')
   .refine((value) => !Number.isNaN(Date.parse(value)), 'Must be a date YYYY-MM-DD');
 
-/**
- * A list of ids sent JSON-encoded in the query string (`tags=[1,2]`), as the spec's client does.
- * An empty list filters nothing.
- */
-const jsonIds = z
-  .string({ error: 'Must be a JSON array of ids' })
-  .transform((raw, ctx): unknown => {
-    try {
-      return raw.trim() === '' ? [] : JSON.parse(raw);
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'Must be a JSON array of ids' });
-      return z.NEVER;
-    }
-  })
-  .pipe(z.array(idParam, { error: 'Must be a JSON array of ids' }).max(500, 'Too many ids'))
-  .transform((ids) => [...new Set(ids)]);
-
 export const listTicketsQuery = z.object({
   pageNumber: pageNumberQuery,
   status: status.optional(),
   /** Lowercased: matches contact name, number or any message of the ticket. */
   searchParam: z.string().trim().toLowerCase().max(200, 'Too Long!').default(''),
   showAll: booleanQuery.default(false),
-  tags: jsonIds.optional(),
-  users: jsonIds.optional(),
-  queueIds: jsonIds.optional(),
+  tags: jsonIdsQuery.optional(),
+  users: jsonIdsQuery.optional(),
+  queueIds: jsonIdsQuery.optional(),
   /** Created on this day (the company's time zone). */
   date: day.optional(),
   /** Updated on this day (the company's time zone). */

@@ -19,7 +19,8 @@ import { loadTicket, withTicketGraph } from './ticket-view.js';
 import { acceptGreeting, ratingRequest, transferNotice } from './ticket-texts.js';
 import type { TemplateContext } from './templates.js';
 import { renderTemplate } from './templates.js';
-import { listTickets, type TicketPage } from './tickets-list.js';
+import { listTicketCards, listTickets, type TicketPage } from './tickets-list.js';
+import type { TicketCardView } from '../../contract/views.js';
 import type { CreateTicketInput, ListTicketsQuery, UpdateTicketInput } from './tickets.schema.js';
 import { tracking } from './tracking.js';
 import { ErrorCode } from '../../contract/error-codes.js';
@@ -123,6 +124,15 @@ export class TicketsService {
     const db = this.infra.db;
     const [viewer, timeZone] = await Promise.all([loadViewer(db, actor), this.deps.settings.get(actor.companyId, 'timezone', db)]);
     return listTickets(db, viewer, query, timeZone);
+  }
+
+  /**
+   * The open and pending tickets the caller may see, as board cards (newest first, at most
+   * TICKET_CARDS_CAP): the visibility of GET /tickets/:id, narrowed to `queueIds` as GET /tickets
+   * narrows (an agent to their own queues).
+   */
+  async cards(actor: AuthUser, query: { queueIds?: number[] } = {}): Promise<{ tickets: TicketCardView[]; hasMore: boolean }> {
+    return listTicketCards(this.infra.db, await loadViewer(this.infra.db, actor), query.queueIds);
   }
 
   /** A ticket with its graph: 404 for another company's, 403 when the caller may not see it. */

@@ -28,6 +28,7 @@ export type {
   SessionCompany,
   SessionUser,
   Setting,
+  TicketCardView as TicketCard,
   TicketContact,
   TicketNoteView as TicketNote,
   TicketStatus,

@@ -7,7 +7,7 @@ export const isAdminUser = (user: SessionUser): boolean => user.profile === 'adm
 const inMyQueues = (user: SessionUser, queueId: number) => user.queues.some((q) => q.id === queueId);
 
 /** Whether the server shows this ticket to this user at all: admins all; others their own, their queues', and queueless ones with allTicket. */
-export function mayView(user: SessionUser, ticket: Ticket): boolean {
+export function mayView(user: SessionUser, ticket: Pick<Ticket, 'userId' | 'queueId'>): boolean {
   if (isAdminUser(user) || ticket.userId === user.id) return true;
   return ticket.queueId === null ? user.allTicket === 'enabled' : inMyQueues(user, ticket.queueId);
 }
