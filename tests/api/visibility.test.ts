@@ -23,7 +23,7 @@ let agent1Socket: TestSocket;
 let agent2Socket: TestSocket;
 
 /** The queue-2 ticket and what hangs on it, made by agent 1 while it was still theirs. */
-const ids = { ticket: 0, uuid: '', contact: 0, text: 0, media: 0, mediaFile: '', note: 0, tag1: 0, tag2: 0, schedule: 0 };
+const ids = { ticket: 0, uuid: '', contact: 0, text: 0, media: 0, mediaFile: '', note: 0, tag1: 0, tag2: 0, schedule: 0, fileList: 0 };
 
 const db = () => server.atende.container.db;
 
@@ -62,8 +62,11 @@ const ticketScoped: Record<string, () => Probe[]> = {
   ],
   'PUT /api/ticket-tags/:ticketId/:tagId': () => [{ method: 'PUT', path: `/api/ticket-tags/${ids.ticket}/${ids.tag2}` }],
   'DELETE /api/ticket-tags/:ticketId': () => [{ method: 'DELETE', path: `/api/ticket-tags/${ids.ticket}` }],
+  'POST /api/files/:id/send': () => [{ method: 'POST', path: `/api/files/${ids.fileList}/send`, body: { ticketId: ids.ticket } }],
 };
 
+const ANNOUNCEMENT = 'a platform announcement: super users write them, every user reads the active ones (tests/api/announcements.test.ts)';
+const FILE_LIST = "a file list of the company: admins write it, every user reads it; sending it into a ticket is ticket-scoped";
 const INTERNAL_CHAT = "an internal chat between the company's users: no ticket; its members only (tests/api/internal-chat.test.ts)";
 
 /** Routes with an id that reach no ticket, and why. */
@@ -120,6 +123,17 @@ const notTicketScoped: Record<string, string> = {
   'POST /api/chats/:id/read': INTERNAL_CHAT,
   'GET /api/chats/:id/messages': INTERNAL_CHAT,
   'POST /api/chats/:id/messages': INTERNAL_CHAT,
+  'GET /api/announcements/:id': ANNOUNCEMENT,
+  'PUT /api/announcements/:id': ANNOUNCEMENT,
+  'DELETE /api/announcements/:id': ANNOUNCEMENT,
+  'POST /api/announcements/:id/read': ANNOUNCEMENT,
+  'POST /api/announcements/:id/media-upload': ANNOUNCEMENT,
+  'DELETE /api/announcements/:id/media-upload': ANNOUNCEMENT,
+  'GET /api/announcements/media/:file': "an active announcement's image, to every signed-in user",
+  'GET /api/files/:id': FILE_LIST,
+  'PUT /api/files/:id': FILE_LIST,
+  'DELETE /api/files/:id': FILE_LIST,
+  'POST /api/files/uploadList/:fileId': FILE_LIST,
 };
 
 /** Join frames that take a ticket id; the others join rooms of no ticket, and why. */
@@ -127,6 +141,7 @@ const ticketJoins = ['joinChatBox'];
 const otherJoins: Record<string, string> = {
   joinNotification: 'the notification bell: takes no ticket id',
   joinTickets: 'a list by status: takes a status, not a ticket id',
+  joinAnnouncements: "the platform's announcements: takes no id",
 };
 
 function key(route: { method: string; path: string }): string {
@@ -198,6 +213,7 @@ beforeAll(async () => {
   ids.tag2 = (await ok(await server.call('POST', '/api/tags', { token: admin, body: { name: 'Financeiro', color: '#00ff00' } }), 201)).body.id;
   await ok(await server.call('POST', '/api/tags/sync', { token: agent1.token, body: { ticketId: ids.ticket, tags: [{ id: ids.tag1 }] } }));
   const sendAt = new Date(Date.now() + 3_600_000).toISOString();
+  ids.fileList = (await ok(await server.call('POST', '/api/files', { token: admin, body: { name: 'Catálogo', message: 'Segue o catálogo' } }), 201)).body.id;
   ids.schedule = (await ok(await server.call('POST', '/api/schedules', { token: admin, body: { body: 'Lembrete do boleto', contactId: ids.contact, sendAt } }), 201)).body.id;
 
   // Agent 1's chat box is open on it when the ticket moves to queue 2.
