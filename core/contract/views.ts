@@ -206,10 +206,15 @@ export interface SessionUser extends Omit<UserView, 'createdAt' | 'updatedAt' | 
   company: SessionCompany;
 }
 
+/** The week as opening hours name its days, Monday first: the only `weekdayEn` values the API accepts. */
+export const WEEKDAYS_EN = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+export type WeekdayEn = (typeof WEEKDAYS_EN)[number];
+
 /** One day of opening hours (a company's or a queue's week holds seven). */
 export interface ScheduleEntry {
+  /** The day's Portuguese name ('Segunda-feira'), as the spec's clients show and send it. */
   weekday: string;
-  weekdayEn: string;
+  weekdayEn: WeekdayEn;
   startTime: string;
   endTime: string;
 }
@@ -230,6 +235,20 @@ export interface QueueView {
   schedules: ScheduleEntry[];
   createdAt: string;
   updatedAt: string;
+}
+
+/** A chatbot option as GET /api/queue-options answers it: with the options under it, nested to the last level. */
+export interface QueueOptionView {
+  id: number;
+  queueId: number;
+  parentId: number | null;
+  title: string;
+  message: string;
+  /** The key the customer types. */
+  option: string;
+  createdAt: string;
+  updatedAt: string;
+  children: QueueOptionView[];
 }
 
 /** The spec's plan flags: stored as plan_features rows, answered as booleans of the plan. */

@@ -9,7 +9,7 @@ export interface LoginAnswer {
  * The API's answers as the server declares them (core/contract/views.ts), under the names the
  * pages use. Types and the constant lists they come from: nothing else of the server reaches the bundle.
  */
-export { PLAN_FLAGS } from '../../../core/contract/views';
+export { PLAN_FLAGS, WEEKDAYS_EN } from '../../../core/contract/views';
 export type {
   ConnectionStatus,
   ContactDetail,
@@ -22,6 +22,7 @@ export type {
   PlanView as Plan,
   Profile,
   Provider,
+  QueueOptionView as QueueOptionNode,
   QueueSummary as QueueRef,
   QueueView as Queue,
   ScheduleEntry,
@@ -33,15 +34,20 @@ export type {
   TicketStatus,
   TicketView as Ticket,
   UserView,
+  WeekdayEn,
   WhatsappView,
 } from '../../../core/contract/views';
 
 /** What the API accepts (core/contract/requests.ts): the input side of the server's zod schemas. */
 export type {
+  CompanySchedulesBody,
   ContactCreateBody,
   MessageSendBody,
   PlanCreateBody,
   QueueCreateBody,
+  QueueOptionCreateBody,
+  QueueOptionUpdateBody,
+  QueueUpdateBody,
   QuickMessageCreateBody,
   SettingUpdateBody,
   TagCreateBody,

@@ -4,6 +4,7 @@ import { ReloadOutlined, SaveOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { errorText } from '../../api/errors';
+import type { CompanySchedulesBody } from '../../api/types';
 import { fromWeekRows, toWeekRows, WeekHoursFields, type DayHours } from '../../components/week-hours-fields';
 import type { Company } from './settings.types';
 import { useAction } from './use-action';
@@ -32,7 +33,7 @@ export function SchedulesTab({ companyId }: { companyId: number }) {
 
   const save = ({ days }: { days: DayHours[] }) =>
     run('save', async () => {
-      const company = await api.put<Company>(`/companies/${companyId}/schedules`, { schedules: fromWeekRows(days) });
+      const company = await api.put<Company>(`/companies/${companyId}/schedules`, { schedules: fromWeekRows(days) } satisfies CompanySchedulesBody);
       form.setFieldsValue({ days: toWeekRows(company.schedules) });
       void message.success(t('schedules.updated'));
     });

@@ -1,9 +1,6 @@
-import type { WeekEntry } from '../../components/week-hours-fields';
+import type { ScheduleEntry } from '../../api/types';
 
 /** Records the settings tabs read and write (shapes of /api/companies, /api/helps). */
-
-/** One weekday's working hours, as the server stores them. */
-export type ScheduleEntry = WeekEntry;
 
 export interface Company {
   id: number;
