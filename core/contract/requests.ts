@@ -6,14 +6,14 @@
 import type { z } from 'zod';
 import type { schedulesSchema } from '../modules/companies/companies.schema.js';
 import type { createContactSchema, updateContactSchema } from '../modules/contacts/contacts.schema.js';
-import type { sendMessageSchema } from '../modules/messages/messages.schema.js';
+import type { editMessageSchema, sendMessageSchema } from '../modules/messages/messages.schema.js';
 import type { planCreateSchema, planUpdateSchema } from '../modules/plans/plans.schema.js';
 import type { optionCreateSchema, optionUpdateSchema } from '../modules/queue-options/queue-options.schema.js';
 import type { queueCreateSchema, queueUpdateSchema } from '../modules/queues/queues.schema.js';
 import type { createQuickMessageSchema, updateQuickMessageSchema } from '../modules/quick-messages/quick-messages.schema.js';
 import type { settingUpdateSchema } from '../modules/settings/settings.schema.js';
 import type { createTagSchema, updateTagSchema } from '../modules/tags/tags.schema.js';
-import type { updateTicketSchema } from '../modules/tickets/tickets.schema.js';
+import type { createNoteSchema, createTicketSchema, updateTicketSchema } from '../modules/tickets/tickets.schema.js';
 import type { createUserSchema, updateUserSchema } from '../modules/users/users.schema.js';
 
 export type UserCreateBody = z.input<typeof createUserSchema>;
@@ -32,5 +32,8 @@ export type PlanCreateBody = z.input<typeof planCreateSchema>;
 export type PlanUpdateBody = z.input<typeof planUpdateSchema>;
 export type CompanySchedulesBody = z.input<typeof schedulesSchema>;
 export type SettingUpdateBody = z.input<typeof settingUpdateSchema>;
+export type TicketCreateBody = z.input<typeof createTicketSchema>;
 export type TicketUpdateBody = z.input<typeof updateTicketSchema>;
+export type TicketNoteCreateBody = z.input<typeof createNoteSchema>;
 export type MessageSendBody = z.input<typeof sendMessageSchema>;
+export type MessageEditBody = z.input<typeof editMessageSchema>;

@@ -42,6 +42,7 @@ export type {
 export type {
   CompanySchedulesBody,
   ContactCreateBody,
+  MessageEditBody,
   MessageSendBody,
   PlanCreateBody,
   QueueCreateBody,
@@ -51,6 +52,8 @@ export type {
   QuickMessageCreateBody,
   SettingUpdateBody,
   TagCreateBody,
+  TicketCreateBody,
+  TicketNoteCreateBody,
   TicketUpdateBody,
   UserCreateBody,
   UserUpdateBody,

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { ApiError, api } from '../../api/client';
 import { ErrorCode, errorText } from '../../api/errors';
-import type { Ticket } from '../../api/types';
+import type { Ticket, TicketCreateBody } from '../../api/types';
 import { useAuth } from '../../auth/auth-provider';
 import { ModalFooter } from '../../components/modal-footer';
 import { useContactSearch, type ContactChoice } from '../../components/use-contact-search';
@@ -125,7 +125,7 @@ export function NewTicketModal({ open, onClose, contact }: NewTicketModalProps) 
 
   const submit = (values: FormValues) => {
     setConflict(null);
-    const body = { contactId: values.contactId, queueId: values.queueId, whatsappId: values.whatsappId, status: 'open' as const };
+    const body = { contactId: values.contactId, queueId: values.queueId, whatsappId: values.whatsappId, status: 'open' } satisfies TicketCreateBody;
     return guard(
       async () => {
         try {
