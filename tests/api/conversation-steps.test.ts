@@ -129,6 +129,21 @@ describe('conversation steps', () => {
     expect(await received(withBots, number)).toEqual(['pong Ana']);
   });
 
+  it('a message stored while an earlier turn still runs meets the ticket as that turn left it: closed, no step answers', async () => {
+    const number = customerNumber();
+    const first = await customerWrites(server, withBots, connections.get(withBots)!, { from: number, name: 'Ana', body: 'bye slowly' });
+    await eventually(async () => stepsFor('bye slowly').includes('farewell'), 5000, 'the farewell step to start');
+    const before = ran.length;
+    const wid = await customerWrites(server, withBots, connections.get(withBots)!, { from: number, name: 'Ana', body: 'ping' });
+    const second = await eventually(async () => Message.query(db()).findOne({ companyId: withBots.companyId, wid }), 5000, 'the second message stored');
+    await server.atende.container.services.pipeline.idle();
+    const closing = await Message.query(db()).findOne({ companyId: withBots.companyId, wid: first });
+    expect(second.ticketId).toBe(closing!.ticketId);
+    expect((await Ticket.query(db()).findById(second.ticketId))!.status).toBe('closed');
+    expect(ran.slice(before)).toEqual([]);
+    expect(await received(withBots, number)).not.toContain('pong Ana');
+  });
+
   it("steps are skipped for a company whose plan lacks the plugin's flag: the chatbot answers", async () => {
     const before = ran.length;
     const number = customerNumber();
