@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import type { schedulesSchema } from '../modules/companies/companies.schema.js';
 import type { createContactSchema, updateContactSchema } from '../modules/contacts/contacts.schema.js';
+import type { helpCreateSchema, helpUpdateSchema } from '../modules/helps/helps.schema.js';
 import type { editMessageSchema, sendMessageSchema } from '../modules/messages/messages.schema.js';
 import type { planCreateSchema, planUpdateSchema } from '../modules/plans/plans.schema.js';
 import type { optionCreateSchema, optionUpdateSchema } from '../modules/queue-options/queue-options.schema.js';
@@ -30,6 +31,8 @@ export type QuickMessageCreateBody = z.input<typeof createQuickMessageSchema>;
 export type QuickMessageUpdateBody = z.input<typeof updateQuickMessageSchema>;
 export type PlanCreateBody = z.input<typeof planCreateSchema>;
 export type PlanUpdateBody = z.input<typeof planUpdateSchema>;
+export type HelpCreateBody = z.input<typeof helpCreateSchema>;
+export type HelpUpdateBody = z.input<typeof helpUpdateSchema>;
 export type CompanySchedulesBody = z.input<typeof schedulesSchema>;
 export type SettingUpdateBody = z.input<typeof settingUpdateSchema>;
 export type TicketCreateBody = z.input<typeof createTicketSchema>;

@@ -219,6 +219,43 @@ export interface ScheduleEntry {
   endTime: string;
 }
 
+/** A help video as GET /api/helps and the 'helps' frames carry it. */
+export interface HelpView {
+  id: number;
+  title: string;
+  description: string;
+  /** The YouTube video code (the part after v=). */
+  video: string;
+  /** An optional http(s) address with more reading. */
+  link: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A company as GET/PUT /api/companies and the company frames carry it. */
+export interface CompanyView {
+  id: number;
+  name: string;
+  email: string;
+  phone: string;
+  planId: number | null;
+  plan: { id: number; name: string } | null;
+  status: boolean;
+  /** YYYY-MM-DD, or null when the company never expires. */
+  dueDate: string | null;
+  recurrence: string;
+  schedules: ScheduleEntry[];
+  campaignsEnabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** POST /api/companies: the company and its admin; the password only when it was generated. */
+export interface CompanyCreatedView {
+  company: CompanyView;
+  admin: { id: number; email: string; password?: string };
+}
+
 /** A queue as GET /api/queue and the company-{id}-queue frames carry it. */
 export interface QueueView {
   id: number;

@@ -11,6 +11,9 @@ export interface LoginAnswer {
  */
 export { PLAN_FLAGS, WEEKDAYS_EN } from '../../../core/contract/views';
 export type {
+  CompanyCreatedView,
+  CompanyView,
+  HelpView as Help,
   ConnectionStatus,
   ContactDetail,
   ContactView,
@@ -42,6 +45,7 @@ export type {
 export type {
   CompanySchedulesBody,
   ContactCreateBody,
+  HelpCreateBody,
   MessageEditBody,
   MessageSendBody,
   PlanCreateBody,
