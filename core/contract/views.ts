@@ -100,6 +100,16 @@ export interface TicketView {
   tags: { id: number; name: string; color: string }[];
 }
 
+/** The contact's other open attendance on the connection, as a 409 ERR_OTHER_OPEN_TICKET names it (its message is this as JSON). */
+export interface OtherOpenTicketView {
+  id: number;
+  uuid: string;
+  userId: number | null;
+  user: { id: number; name: string } | null;
+  queue: { id: number; name: string } | null;
+  status: TicketStatus;
+}
+
 /** A note as the ticket drawer shows it. */
 export interface TicketNoteView {
   id: number;

@@ -20,6 +20,7 @@ export type {
   LocalizedLabel as PlanLabel,
   MediaType as MessageMediaType,
   MessageView as ChatMessage,
+  OtherOpenTicketView as OtherOpenTicket,
   PlanCatalogueView as PlanCatalogue,
   PlanFlag,
   PlanView as Plan,
