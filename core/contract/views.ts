@@ -110,6 +110,34 @@ export interface OtherOpenTicketView {
   status: TicketStatus;
 }
 
+/** A tag as the API shows it, with how many tickets carry it. */
+export interface TagView {
+  id: number;
+  companyId: number;
+  name: string;
+  color: string;
+  kanban: number;
+  userId: number | null;
+  ticketsCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A quick reply as the API shows it; `mediaUrl` is where the client fetches the attachment. */
+export interface QuickMessageView {
+  id: number;
+  companyId: number;
+  userId: number | null;
+  shortcode: string;
+  message: string;
+  geral: boolean;
+  mediaPath: string | null;
+  mediaName: string | null;
+  mediaUrl: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
 /** A note as the ticket drawer shows it. */
 export interface TicketNoteView {
   id: number;
