@@ -138,6 +138,40 @@ export interface QuickMessageView {
   updatedAt: string;
 }
 
+/** GET /api/dashboard (admins): the period's counters (times in minutes, one decimal) and each attendant's numbers. */
+export interface DashboardView {
+  counters: {
+    supportHappening: number;
+    supportPending: number;
+    supportFinished: number;
+    leads: number;
+    avgSupportTime: number;
+    avgWaitTime: number;
+  };
+  attendants: {
+    id: number;
+    name: string;
+    online: boolean;
+    tickets: number;
+    avgSupportTime: number;
+    /** Average rate 1..3 of the attendances finished in the period; null when none was rated. */
+    rating: number | null;
+    ratings: number;
+  }[];
+}
+
+/** GET /api/dashboard/ticketsUsers: the period's tickets per attendant. */
+export interface TicketsPerUserView {
+  data: { nome: string; quantidade: number }[];
+  count: number;
+}
+
+/** GET /api/dashboard/ticketsDay: per hour ('00'..'23') when the range is one day, otherwise per day ('YYYY-MM-DD'). */
+export interface TicketsPerTimeView {
+  data: { horario: string; total: number }[] | { data: string; total: number }[];
+  count: number;
+}
+
 /** A note as the ticket drawer shows it. */
 export interface TicketNoteView {
   id: number;
