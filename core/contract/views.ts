@@ -228,6 +228,30 @@ export interface ContactView {
   updatedAt: string;
 }
 
+/** Why the contacts import refuses a row of the file. */
+export type ImportRejectReason = 'missing_name' | 'invalid_name' | 'missing_number' | 'invalid_number' | 'invalid_email' | 'duplicate_in_file';
+
+/** A row of the file the import refuses. */
+export interface ImportRejectedRow {
+  row: number;
+  reason: ImportRejectReason;
+  /** The same reason for people reading the API's answer. */
+  message: string;
+  /** For duplicates: the row that holds the number first. */
+  firstRow?: number;
+}
+
+/** What POST /api/contacts/import/preview and /import/file answer. */
+export interface ImportReportView {
+  create: number;
+  update: number;
+  /** Known numbers whose name and e-mail in the file are the ones already stored. */
+  unchanged: number;
+  rejected: ImportRejectedRow[];
+  /** The first rows of the file as read, with what the import does with each. */
+  rows: { row: number; name: string; number: string; email: string; action: 'create' | 'update' | 'unchanged' | 'rejected' }[];
+}
+
 /** GET /contacts/:id adds the extra fields and the connection the contact came through. */
 export interface ContactDetail extends ContactView {
   extraInfo: { id: number; name: string; value: string }[];

@@ -18,6 +18,7 @@ export type {
   ContactDetail,
   ContactView,
   DashboardView,
+  ImportReportView,
   LocalizedLabel as PlanLabel,
   MediaType as MessageMediaType,
   MessageView as ChatMessage,
