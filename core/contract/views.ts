@@ -297,6 +297,9 @@ export interface SessionCompany {
   settings: Setting[];
 }
 
+/** A user as GET /api/users/list names them (the pickers): `{ users: UserNameView[] }`. */
+export type UserNameView = Pick<UserView, 'id' | 'name' | 'profile'>;
+
 /** The signed-in user as login, refresh and GET /auth/me answer it. */
 export interface SessionUser extends Omit<UserView, 'createdAt' | 'updatedAt' | 'whatsapp'> {
   company: SessionCompany;

@@ -43,6 +43,7 @@ export type {
   TicketsPerTimeView,
   TicketsPerUserView,
   TicketView as Ticket,
+  UserNameView,
   UserView,
   WeekdayEn,
   WhatsappView,

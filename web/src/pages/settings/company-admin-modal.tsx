@@ -6,18 +6,16 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { errorText } from '../../api/errors';
 import { queryKeys } from '../../api/query-keys';
-import type { UserUpdateBody, UserView } from '../../api/types';
+import type { UserNameView, UserUpdateBody, UserView } from '../../api/types';
 import { useLoadError } from '../../hooks/use-load-error';
 import type { Company } from './settings.types';
 import { useAction } from './use-action';
 
-/** One of GET /users/list's users. */
-type UserName = Pick<UserView, 'id' | 'name' | 'profile'>;
-type Admin = UserName & Pick<UserView, 'email'>;
+type Admin = UserNameView & Pick<UserView, 'email'>;
 
 /** The company's admins with their e-mails (GET /users/list names them, GET /users/:id gives the e-mail). */
 async function loadAdmins(companyId: number, signal: AbortSignal): Promise<Admin[]> {
-  const { users } = await api.get<{ users: UserName[] }>('/users/list', { companyId }, { signal });
+  const { users } = await api.get<{ users: UserNameView[] }>('/users/list', { companyId }, { signal });
   const admins = users.filter((u) => u.profile === 'admin');
   return Promise.all(admins.map(async (u) => ({ ...u, email: (await api.get<UserView>(`/users/${u.id}`, undefined, { signal })).email })));
 }
