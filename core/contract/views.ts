@@ -109,6 +109,78 @@ export interface TicketCardView extends Pick<TicketView, 'id' | 'uuid' | 'status
   tags: { id: number }[];
 }
 
+/** The contact's other open attendance on the connection, as a 409 ERR_OTHER_OPEN_TICKET names it (its message is this as JSON). */
+export interface OtherOpenTicketView {
+  id: number;
+  uuid: string;
+  userId: number | null;
+  user: { id: number; name: string } | null;
+  queue: { id: number; name: string } | null;
+  status: TicketStatus;
+}
+
+/** A tag as the API shows it, with how many tickets carry it. */
+export interface TagView {
+  id: number;
+  companyId: number;
+  name: string;
+  color: string;
+  kanban: number;
+  userId: number | null;
+  ticketsCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A quick reply as the API shows it; `mediaUrl` is where the client fetches the attachment. */
+export interface QuickMessageView {
+  id: number;
+  companyId: number;
+  userId: number | null;
+  shortcode: string;
+  message: string;
+  geral: boolean;
+  mediaPath: string | null;
+  mediaName: string | null;
+  mediaUrl: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** GET /api/dashboard (admins): the period's counters (times in minutes, one decimal) and each attendant's numbers. */
+export interface DashboardView {
+  counters: {
+    supportHappening: number;
+    supportPending: number;
+    supportFinished: number;
+    leads: number;
+    avgSupportTime: number;
+    avgWaitTime: number;
+  };
+  attendants: {
+    id: number;
+    name: string;
+    online: boolean;
+    tickets: number;
+    avgSupportTime: number;
+    /** Average rate 1..3 of the attendances finished in the period; null when none was rated. */
+    rating: number | null;
+    ratings: number;
+  }[];
+}
+
+/** GET /api/dashboard/ticketsUsers: the period's tickets per attendant. */
+export interface TicketsPerUserView {
+  data: { nome: string; quantidade: number }[];
+  count: number;
+}
+
+/** GET /api/dashboard/ticketsDay: per hour ('00'..'23') when the range is one day, otherwise per day ('YYYY-MM-DD'). */
+export interface TicketsPerTimeView {
+  data: { horario: string; total: number }[] | { data: string; total: number }[];
+  count: number;
+}
+
 /** A note as the ticket drawer shows it. */
 export interface TicketNoteView {
   id: number;
@@ -165,6 +237,30 @@ export interface ContactView {
   updatedAt: string;
 }
 
+/** Why the contacts import refuses a row of the file. */
+export type ImportRejectReason = 'missing_name' | 'invalid_name' | 'missing_number' | 'invalid_number' | 'invalid_email' | 'duplicate_in_file';
+
+/** A row of the file the import refuses. */
+export interface ImportRejectedRow {
+  row: number;
+  reason: ImportRejectReason;
+  /** The same reason for people reading the API's answer. */
+  message: string;
+  /** For duplicates: the row that holds the number first. */
+  firstRow?: number;
+}
+
+/** What POST /api/contacts/import/preview and /import/file answer. */
+export interface ImportReportView {
+  create: number;
+  update: number;
+  /** Known numbers whose name and e-mail in the file are the ones already stored. */
+  unchanged: number;
+  rejected: ImportRejectedRow[];
+  /** The first rows of the file as read, with what the import does with each. */
+  rows: { row: number; name: string; number: string; email: string; action: 'create' | 'update' | 'unchanged' | 'rejected' }[];
+}
+
 /** GET /contacts/:id adds the extra fields and the connection the contact came through. */
 export interface ContactDetail extends ContactView {
   extraInfo: { id: number; name: string; value: string }[];
@@ -210,17 +306,62 @@ export interface SessionCompany {
   settings: Setting[];
 }
 
+/** A user as GET /api/users/list names them (the pickers): `{ users: UserNameView[] }`. */
+export type UserNameView = Pick<UserView, 'id' | 'name' | 'profile'>;
+
 /** The signed-in user as login, refresh and GET /auth/me answer it. */
 export interface SessionUser extends Omit<UserView, 'createdAt' | 'updatedAt' | 'whatsapp'> {
   company: SessionCompany;
 }
 
+/** The week as opening hours name its days, Monday first: the only `weekdayEn` values the API accepts. */
+export const WEEKDAYS_EN = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+export type WeekdayEn = (typeof WEEKDAYS_EN)[number];
+
 /** One day of opening hours (a company's or a queue's week holds seven). */
 export interface ScheduleEntry {
+  /** The day's Portuguese name ('Segunda-feira'), as the spec's clients show and send it. */
   weekday: string;
-  weekdayEn: string;
+  weekdayEn: WeekdayEn;
   startTime: string;
   endTime: string;
+}
+
+/** A help video as GET /api/helps and the 'helps' frames carry it. */
+export interface HelpView {
+  id: number;
+  title: string;
+  description: string;
+  /** The YouTube video code (the part after v=). */
+  video: string;
+  /** An optional http(s) address with more reading. */
+  link: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A company as GET/PUT /api/companies and the company frames carry it. */
+export interface CompanyView {
+  id: number;
+  name: string;
+  email: string;
+  phone: string;
+  planId: number | null;
+  plan: { id: number; name: string } | null;
+  status: boolean;
+  /** YYYY-MM-DD, or null when the company never expires. */
+  dueDate: string | null;
+  recurrence: string;
+  schedules: ScheduleEntry[];
+  campaignsEnabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** POST /api/companies: the company and its admin; the password only when it was generated. */
+export interface CompanyCreatedView {
+  company: CompanyView;
+  admin: { id: number; email: string; password?: string };
 }
 
 /** A queue as GET /api/queue and the company-{id}-queue frames carry it. */
@@ -239,6 +380,20 @@ export interface QueueView {
   schedules: ScheduleEntry[];
   createdAt: string;
   updatedAt: string;
+}
+
+/** A chatbot option as GET /api/queue-options answers it: with the options under it, nested to the last level. */
+export interface QueueOptionView {
+  id: number;
+  queueId: number;
+  parentId: number | null;
+  title: string;
+  message: string;
+  /** The key the customer types. */
+  option: string;
+  createdAt: string;
+  updatedAt: string;
+  children: QueueOptionView[];
 }
 
 /** The spec's plan flags: stored as plan_features rows, answered as booleans of the plan. */

@@ -70,7 +70,8 @@ export class PluginHost {
       for (const [name, step] of Object.entries(definition.steps ?? {})) {
         this.c.services.pipeline.steps.add({
           name: `${definition.name}.${name}`,
-          run: async (turn) => (await this.enabled(definition.flag, turn.companyId)) && step(turn, app),
+          enabled: (companyId) => this.enabled(definition.flag, companyId),
+          run: (turn) => step(turn, app),
         });
       }
       this.defineJoins(plugin);

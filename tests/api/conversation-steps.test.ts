@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Contact } from '../../core/modules/contacts/contact.model.js';
 import { Message } from '../../core/modules/messages/message.model.js';
 import { Ticket } from '../../core/modules/tickets/ticket.model.js';
-import { createConnection, customerWrites, eventually, outbox, PASSWORD, type InboxTenant } from '../helpers/inbox.js';
+import { createConnection, customerWrites, eventually, outbox, type InboxTenant } from '../helpers/inbox.js';
+import { withPlan } from '../helpers/plans.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { ran } from '../fixtures/plugins/bots/index.js';
 
@@ -21,22 +22,15 @@ function customerNumber(): string {
   return `55219${String(60_000_000 + numberSeq).padStart(8, '0')}`;
 }
 
-/** A company on a plan with or without the bots plugin's flag (useOpenAi). */
-async function tenant(name: string, useOpenAi: boolean): Promise<InboxTenant> {
-  const { services } = server.atende.container;
-  const plan = await services.plans.create({ name: `Plan ${name}`, users: 10, connections: 5, queues: 5, value: 0, useOpenAi });
-  const slug = name.toLowerCase();
-  const email = `admin@${slug}.test`;
-  const { company, admin } = await services.companies.createTenant({ name, email, password: PASSWORD, planId: plan.id });
-  return { companyId: company.id, admin: { id: admin.id, email, token: (await server.login(email, PASSWORD)).token }, slug };
-}
+/** The bots plugin's flag is useOpenAi; each company has a plan of its own. */
+const limits = { users: 10, connections: 5, queues: 5 };
 
 const connections = new Map<InboxTenant, number>();
 
 beforeAll(async () => {
   server = await startTestServer({ simulator: true, stepTimeoutMs: 500, plugins: [path.join(fixtures, 'bots')] });
-  withBots = await tenant('Bots', true);
-  withoutBots = await tenant('Plain', false);
+  withBots = await withPlan(server, { features: { useOpenAi: true }, limits });
+  withoutBots = await withPlan(server, { features: { useOpenAi: false }, limits });
   for (const t of [withBots, withoutBots]) connections.set(t, await createConnection(server, t, 'Main', { greetingMessage: GREETING }));
 });
 afterAll(async () => {
@@ -133,6 +127,21 @@ describe('conversation steps', () => {
     const order = ran.slice(before).filter((r) => r.step === 'stall' || r.step === 'echo').map((r) => `${r.step}:${r.body}`);
     expect(order).toEqual(['echo:stall', 'stall:stall', 'echo:ping']);
     expect(await received(withBots, number)).toEqual(['pong Ana']);
+  });
+
+  it('a message stored while an earlier turn still runs meets the ticket as that turn left it: closed, no step answers', async () => {
+    const number = customerNumber();
+    const first = await customerWrites(server, withBots, connections.get(withBots)!, { from: number, name: 'Ana', body: 'bye slowly' });
+    await eventually(async () => stepsFor('bye slowly').includes('farewell'), 5000, 'the farewell step to start');
+    const before = ran.length;
+    const wid = await customerWrites(server, withBots, connections.get(withBots)!, { from: number, name: 'Ana', body: 'ping' });
+    const second = await eventually(async () => Message.query(db()).findOne({ companyId: withBots.companyId, wid }), 5000, 'the second message stored');
+    await server.atende.container.services.pipeline.idle();
+    const closing = await Message.query(db()).findOne({ companyId: withBots.companyId, wid: first });
+    expect(second.ticketId).toBe(closing!.ticketId);
+    expect((await Ticket.query(db()).findById(second.ticketId))!.status).toBe('closed');
+    expect(ran.slice(before)).toEqual([]);
+    expect(await received(withBots, number)).not.toContain('pong Ana');
   });
 
   it("steps are skipped for a company whose plan lacks the plugin's flag: the chatbot answers", async () => {

@@ -6,6 +6,7 @@ import { Message } from '../../core/modules/messages/message.model.js';
 import { Plan } from '../../core/modules/plans/plan.model.js';
 import { Ticket } from '../../core/modules/tickets/ticket.model.js';
 import { WEEKDAYS_EN } from '../../core/modules/companies/companies.schema.js';
+import type { ScheduleEntry } from '../../core/modules/companies/company.model.js';
 import { isWithinSchedule } from '../../core/modules/pipeline/out-of-hours.js';
 
 let server: TestServer;
@@ -74,7 +75,7 @@ async function writes(tenant: InboxTenant, connectionId: number, number: string,
 describe('working hours on the company clock', () => {
   it('a day window is [start, end); equal times close the day; an end before the start spans midnight', () => {
     const monday = (time: string) => new Date(`2026-03-02T${time}:00Z`); // a Monday, in UTC
-    const hours = [{ weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '08:00', endTime: '18:00' }];
+    const hours: ScheduleEntry[] = [{ weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '08:00', endTime: '18:00' }];
     expect(isWithinSchedule(hours, monday('08:00'), 'UTC')).toBe(true);
     expect(isWithinSchedule(hours, monday('17:59'), 'UTC')).toBe(true);
     expect(isWithinSchedule(hours, monday('18:00'), 'UTC')).toBe(false);

@@ -100,9 +100,6 @@ describe('a running plugin', () => {
     await server?.close();
   });
 
-  /** A company on its own plan, with or without the hosted plugin's flag, and its admin signed in. */
-  const tenant = (_name: string, useKanban: boolean) => withPlan(server, { features: { useKanban } });
-
   it('gets its parsed config, defaults filled in, as app.config', async () => {
     const res = await server.call('GET', '/api/hosted/config');
     expect(res.status).toBe(200);
@@ -127,7 +124,7 @@ describe('a running plugin', () => {
   });
 
   it("lets a company with the flag join the plugin's room, namespaced, and hear what the plugin publishes there", async () => {
-    const on = await tenant('Acacia', true);
+    const on = await withPlan(server, { features: { useKanban: true } });
     const socket = await openSocket(server.url, on.token);
     try {
       socket.send('joinBoard', 7);
@@ -141,7 +138,7 @@ describe('a running plugin', () => {
   });
 
   it('sends a frame to the chosen users of the company only, with no join', async () => {
-    const on = await tenant('Cedro', true);
+    const on = await withPlan(server, { features: { useKanban: true } });
     const colleague = await server.call('POST', '/api/users', {
       token: on.token,
       body: { name: 'Colega', email: `colega-${on.companyId}@cedro.test`, password: 'secret-123', profile: 'user', queueIds: [] },
@@ -165,7 +162,7 @@ describe('a running plugin', () => {
   });
 
   it("refuses the plugin's room to a company whose plan lacks the flag", async () => {
-    const off = await tenant('Baobab', false);
+    const off = await withPlan(server, { features: { useKanban: false } });
     const socket = await openSocket(server.url, off.token);
     try {
       socket.send('joinBoard', 7);

@@ -26,9 +26,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** A company on its own plan, with or without the sample plugin's flag, and its admin signed in. */
-const tenant = (_name: string, useKanban: boolean) => withPlan(server, { features: { useKanban } });
-
 /** The company's notes once the plugins' event hooks have handled every event so far. */
 async function notes(companyId: number): Promise<{ text: string }[]> {
   await server.atende.container.bus.idle();
@@ -76,7 +73,7 @@ describe('plugin host', () => {
     expect(list.status).toBe(200);
     expect(list.body.notes.map((n: { text: string }) => n.text)).toContain('first note');
 
-    const other = await tenant('Orchid', true);
+    const other = await withPlan(server, { features: { useKanban: true } });
     const theirs = await server.call('GET', '/api/sample/notes', { token: other.token });
     expect(theirs.status).toBe(200);
     expect(theirs.body.notes.map((n: { text: string }) => n.text)).not.toContain('first note');
@@ -97,7 +94,7 @@ describe('plugin host', () => {
   });
 
   it("answers 403 ERR_PLAN_FEATURE_DISABLED when the company's plan lacks the flag, and keeps its data", async () => {
-    const t = await tenant('Birch', true);
+    const t = await withPlan(server, { features: { useKanban: true } });
     expect((await server.call('POST', '/api/sample/notes', { token: t.token, body: { text: 'kept' } })).status).toBe(201);
 
     const { plans } = server.atende.container.services;
@@ -139,15 +136,15 @@ describe('plugin host', () => {
   });
 
   it("calls event hooks only for companies whose plan has the plugin's flag", async () => {
-    const on = await tenant('Cedar', true);
-    const off = await tenant('Dogwood', false);
+    const on = await withPlan(server, { features: { useKanban: true } });
+    const off = await withPlan(server, { features: { useKanban: false } });
     expect((await notes(on.companyId)).map((n) => n.text)).toEqual([`welcome ${on.email}`]);
     expect(await notes(off.companyId)).toEqual([]);
   });
 
   it("checks a plugin job's flag again when it runs, for the job's company", async () => {
-    const on = await tenant('Elm', true);
-    const off = await tenant('Fir', false);
+    const on = await withPlan(server, { features: { useKanban: true } });
+    const off = await withPlan(server, { features: { useKanban: false } });
     const { jobs } = server.atende.container;
     await jobs.now(SAMPLE_JOB, { companyId: on.companyId });
     await jobs.now(SAMPLE_JOB, { companyId: off.companyId });

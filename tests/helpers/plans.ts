@@ -1,3 +1,4 @@
+import type { InboxTenant } from './inbox.js';
 import type { TestServer } from './server.js';
 
 export interface PlanState {
@@ -7,8 +8,8 @@ export interface PlanState {
   limits?: Record<string, number>;
 }
 
-export interface TenantOnPlan {
-  companyId: number;
+/** Also an InboxTenant: the inbox helpers (createConnection, customerWrites, createMember…) take it as it is. */
+export interface TenantOnPlan extends InboxTenant {
   planId: number;
   email: string;
   password: string;
@@ -29,9 +30,10 @@ export async function withPlan(server: TestServer, state: PlanState = {}): Promi
   const name = `Plano ${process.pid}-${tenants}`;
   const { users = 5, connections = 1, queues = 1, ...limits } = state.limits ?? {};
   const plan = await plans.create({ name, users, connections, queues, value: 0, features: state.features ?? {}, limits });
-  const email = `admin${tenants}@plano${process.pid}.test`;
+  const slug = `plano${process.pid}n${tenants}`;
+  const email = `admin@${slug}.test`;
   const password = 'plan-state-password';
-  const { company } = await companies.createTenant({ name: `Empresa ${name}`, email, password, planId: plan.id });
+  const { company, admin } = await companies.createTenant({ name: `Empresa ${name}`, email, password, planId: plan.id });
   const { token } = await server.login(email, password);
-  return { companyId: company.id, planId: plan.id, email, password, token };
+  return { companyId: company.id, planId: plan.id, email, password, token, admin: { id: admin.id, email, token }, slug };
 }

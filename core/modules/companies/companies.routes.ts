@@ -5,6 +5,7 @@ import type { AppContext, AppRouter, AppState } from '../../http/context.js';
 import { routeId, validate } from '../../http/validate.js';
 import { companyCreateSchema, companyUpdateSchema, schedulesSchema } from './companies.schema.js';
 import { ErrorCode } from '../../contract/error-codes.js';
+import type { CompanyCreatedView } from '../../contract/views.js';
 
 /**
  * /api/companies: administration by super users, plus calls for a company's own users (its plan;
@@ -34,7 +35,7 @@ export function companiesRoutes(c: Container): AppRouter {
       company: created.company,
       // The password travels back only when it was generated, so the super user can hand it over.
       admin: { ...created.admin, ...(created.generatedPassword ? { password: created.password } : {}) },
-    };
+    } satisfies CompanyCreatedView;
   });
 
   // Super users read any company; a company's admins read their own (the working-hours tab).

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { id } from '../../http/validate.js';
+import { WEEKDAYS_EN } from '../../contract/views.js';
 import type { ScheduleEntry } from './company.model.js';
 
 /** How often a company pays; '+ Vencimento' moves the due date forward by one period. */
 export const RECURRENCES = ['MENSAL', 'BIMESTRAL', 'TRIMESTRAL', 'SEMESTRAL', 'ANUAL'] as const;
 export type Recurrence = (typeof RECURRENCES)[number];
 
-export const WEEKDAYS_EN = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+/** The weekday names `weekdayEn` takes, declared with the ScheduleEntry type in the contract. */
+export { WEEKDAYS_EN };
 
 /** Working hours of a new company (and of its first queue): spec core §3, Queue defaults. */
 export const DEFAULT_SCHEDULES: ScheduleEntry[] = [

@@ -5,7 +5,7 @@ import { hashPassword, randomPassword } from '../../auth/password.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
 import { Events } from '../../events/event-bus.js';
 import type { Plan } from '../plans/plan.model.js';
-import type { PlanView } from '../../contract/views.js';
+import type { CompanyView, PlanView } from '../../contract/views.js';
 import type { PlansService } from '../plans/plans.service.js';
 import { Queue } from '../queues/queue.model.js';
 import type { SettingsService } from '../settings/settings.service.js';
@@ -43,23 +43,6 @@ const FIRST_QUEUE = { name: 'Atendimento', color: '#0B7DDA', greetingMessage: ''
 
 /** A new tenant is due this many days after it was created, unless told otherwise. */
 const TRIAL_DAYS = 30;
-
-/** A company as the API answers it. */
-export interface CompanyView {
-  id: number;
-  name: string;
-  email: string;
-  phone: string;
-  planId: number | null;
-  plan: { id: number; name: string } | null;
-  status: boolean;
-  dueDate: string | null;
-  recurrence: string;
-  schedules: ScheduleEntry[];
-  campaignsEnabled: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
 
 export interface TenantInput {
   name: string;

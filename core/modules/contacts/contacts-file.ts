@@ -3,6 +3,7 @@ import { parse } from 'csv-parse/sync';
 import { ValidationError } from '../../errors.js';
 import { contactEmail, contactName, contactNumber } from './contacts.schema.js';
 import { ErrorCode } from '../../contract/error-codes.js';
+import type { ImportRejectReason as RejectReason, ImportRejectedRow as Rejected } from '../../contract/views.js';
 
 /** A file of at most this many data rows is imported at once (the bench's company has 20,000 contacts). */
 export const MAX_IMPORT_ROWS = 20_000;
@@ -15,8 +16,6 @@ export interface TableRow {
   cells: string[];
 }
 
-export type RejectReason = 'missing_name' | 'invalid_name' | 'missing_number' | 'invalid_number' | 'invalid_email' | 'duplicate_in_file';
-
 const REASON_TEXT: Record<RejectReason, string> = {
   missing_name: 'Missing name',
   invalid_name: 'The name must have 2 to 50 characters',
@@ -25,15 +24,6 @@ const REASON_TEXT: Record<RejectReason, string> = {
   invalid_email: 'Invalid email',
   duplicate_in_file: 'This number is repeated in the file',
 };
-
-export interface Rejected {
-  row: number;
-  reason: RejectReason;
-  /** The same reason for people reading the API's answer. */
-  message: string;
-  /** For duplicates: the row that holds the number first. */
-  firstRow?: number;
-}
 
 /** A data row that passed every rule: ready to create or update a contact. */
 export interface CandidateRow {

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { QueryBuilder } from 'objection';
 import { z } from 'zod';
 import type { Infrastructure } from '../../infrastructure.js';
-import type { ContactDetail, ContactView } from '../../contract/views.js';
+import type { ContactDetail, ContactView, ImportReportView as ImportReport } from '../../contract/views.js';
 import type { AuthUser } from '../../auth/auth-user.js';
 import { isAdmin } from '../../auth/auth-user.js';
 import type { SessionManager } from '../../channels/session-manager.js';
@@ -14,7 +14,7 @@ import { validate } from '../../http/validate.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import { Whatsapp } from '../whatsapp/whatsapp.model.js';
 import { Contact, ContactCustomField } from './contact.model.js';
-import { checkRows, readTable, toCsv, type CandidateRow, type Rejected } from './contacts-file.js';
+import { checkRows, readTable, toCsv, type CandidateRow } from './contacts-file.js';
 import { nextDay, zonedDayStart } from '../../time/zoned-time.js';
 import {
   CONTACTS_PAGE_SIZE,
@@ -29,16 +29,6 @@ import { ErrorCode } from '../../contract/error-codes.js';
 
 
 export type { ContactDetail, ContactView };
-
-export interface ImportReport {
-  create: number;
-  update: number;
-  /** Known numbers whose name and e-mail in the file are the ones already stored. */
-  unchanged: number;
-  rejected: Rejected[];
-  /** The first rows of the file as read, with what the import does with each. */
-  rows: { row: number; name: string; number: string; email: string; action: 'create' | 'update' | 'unchanged' | 'rejected' }[];
-}
 
 type ContactFrame = { action: 'create' | 'update'; contact: ContactView } | { action: 'delete'; contactId: number } | { action: 'import'; created: number; updated: number };
 

@@ -7,40 +7,7 @@ import { nextDay, wallClock, zonedDayStart } from '../../time/zoned-time.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { DashboardQuery, DayRangeQuery } from './dashboard.schema.js';
 import { ErrorCode } from '../../contract/error-codes.js';
-
-export interface DashboardCounters {
-  supportHappening: number;
-  supportPending: number;
-  supportFinished: number;
-  leads: number;
-  avgSupportTime: number;
-  avgWaitTime: number;
-}
-
-export interface Attendant {
-  id: number;
-  name: string;
-  online: boolean;
-  tickets: number;
-  avgSupportTime: number;
-  rating: number | null;
-  ratings: number;
-}
-
-export interface Dashboard {
-  counters: DashboardCounters;
-  attendants: Attendant[];
-}
-
-export interface TicketsUsers {
-  data: { nome: string; quantidade: number }[];
-  count: number;
-}
-
-export interface TicketsDay {
-  data: { horario: string; total: number }[] | { data: string; total: number }[];
-  count: number;
-}
+import type { DashboardView as Dashboard, TicketsPerTimeView as TicketsDay, TicketsPerUserView as TicketsUsers } from '../../contract/views.js';
 
 /** UTC bounds [from, to) of a period; a missing bound is open. */
 interface Period {

@@ -4,6 +4,7 @@ import { NotFoundError } from '../../errors.js';
 import { Help } from './helps.model.js';
 import type { HelpCreateInput, HelpUpdateInput } from './helps.schema.js';
 import { ErrorCode } from '../../contract/error-codes.js';
+import type { HelpView } from '../../contract/views.js';
 
 /** Live channel of the help gallery, heard by every company. */
 export const HELPS_CHANNEL = 'helps';
@@ -13,17 +14,17 @@ export class HelpsService {
   constructor(private readonly infra: Pick<Infrastructure, 'db' | 'realtime'>) {}
 
   /** Every help, ordered by id. */
-  async list(): Promise<Help[]> {
+  async list(): Promise<HelpView[]> {
     return Help.query(this.infra.db).orderBy('id');
   }
 
-  async create(input: HelpCreateInput): Promise<Help> {
+  async create(input: HelpCreateInput): Promise<HelpView> {
     const help = await Help.query(this.infra.db).insertAndFetch(input);
     this.announce({ action: 'create', help });
     return help;
   }
 
-  async update(id: number, input: HelpUpdateInput): Promise<Help> {
+  async update(id: number, input: HelpUpdateInput): Promise<HelpView> {
     const help = await this.infra.db.transaction(async (trx) => (await this.get(id, trx)).$query(trx).patchAndFetch(input));
     this.announce({ action: 'update', help });
     return help;
@@ -42,7 +43,7 @@ export class HelpsService {
   }
 
   /** Every company hears it: helps are global. */
-  private announce(data: { action: 'create' | 'update'; help: Help } | { action: 'delete'; helpId: number }): void {
+  private announce(data: { action: 'create' | 'update'; help: HelpView } | { action: 'delete'; helpId: number }): void {
     this.infra.realtime.publish(null, HELPS_CHANNEL, data);
   }
 }

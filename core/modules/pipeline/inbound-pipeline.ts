@@ -178,6 +178,7 @@ export class InboundPipeline {
 
   private async receive(received: MessageReceived, receipt: JournalReceipt): Promise<void> {
     const { connectionId, companyId, message } = received;
+    const since = this.steps.clock();
     const outcome = await this.storeOnce(received, receipt);
     if (!outcome) return;
     if ('filled' in outcome) {
@@ -187,6 +188,8 @@ export class InboundPipeline {
     }
 
     const { ticket, contact } = outcome;
+    // As committed, before announce() hangs the ticket's contact, queue and tags on it for the frames.
+    const committed = ticket.$clone();
     await this.announce(connectionId, outcome);
     this.pictures.refresh(connectionId, contact);
 
@@ -196,7 +199,7 @@ export class InboundPipeline {
     }
     const stepsMayRun = !message.fromMe && !message.isGroup && ticket.status === 'pending' && ticket.userId === null;
     if (stepsMayRun) {
-      this.steps.schedule({ ticketId: ticket.id, companyId, connectionId, contact, message: toMessageView(outcome.message), firstMessage: outcome.createdTicket });
+      this.steps.schedule({ ticket: committed, since, companyId, connectionId, contact, message: toMessageView(outcome.message), firstMessage: outcome.createdTicket });
     }
   }
 

@@ -7,19 +7,7 @@ import { Queue } from '../queues/queue.model.js';
 import { QueueOption } from './queue-option.model.js';
 import type { ListOptionsQuery, OptionCreateInput, OptionUpdateInput } from './queue-options.schema.js';
 import { ErrorCode } from '../../contract/error-codes.js';
-
-/** An option as the API answers it: with the options under it, nested to the last level. */
-export interface OptionNode {
-  id: number;
-  queueId: number;
-  parentId: number | null;
-  title: string;
-  message: string;
-  option: string;
-  createdAt: string;
-  updatedAt: string;
-  children: OptionNode[];
-}
+import type { QueueOptionView as OptionNode } from '../../contract/views.js';
 
 function keyTaken(): ConflictError {
   return new ConflictError(ErrorCode.ERR_QUEUE_OPTION_EXISTS, 'Another option of this menu already has this key');

@@ -8,21 +8,7 @@ import { QUICK_MESSAGES_PAGE_SIZE, type CreateQuickMessageInput, type UpdateQuic
 import { likePattern } from '../../db/like-pattern.js';
 import { displayFileName } from '../../storage/media-storage.js';
 import { ErrorCode } from '../../contract/error-codes.js';
-
-/** A quick reply as the API shows it; `mediaUrl` is where the client fetches the attachment. */
-export interface QuickMessageView {
-  id: number;
-  companyId: number;
-  userId: number | null;
-  shortcode: string;
-  message: string;
-  geral: boolean;
-  mediaPath: string | null;
-  mediaName: string | null;
-  mediaUrl: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+import type { QuickMessageView } from '../../contract/views.js';
 
 type Frame = { action: 'create' | 'update'; quickMessage: QuickMessageView } | { action: 'delete'; quickMessageId: number };
 

@@ -10,19 +10,7 @@ import { Tag } from './tag.model.js';
 import { TAGS_PAGE_SIZE, type CreateTagInput, type SyncTagsInput, type UpdateTagInput } from './tags.schema.js';
 import { likePattern } from '../../db/like-pattern.js';
 import { ErrorCode } from '../../contract/error-codes.js';
-
-/** A tag as the API shows it, with how many tickets carry it. */
-export interface TagView {
-  id: number;
-  companyId: number;
-  name: string;
-  color: string;
-  kanban: number;
-  userId: number | null;
-  ticketsCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
+import type { TagView } from '../../contract/views.js';
 
 type TagRow = Tag & { ticketsCount?: number | string };
 

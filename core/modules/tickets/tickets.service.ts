@@ -24,18 +24,9 @@ import type { TicketCardView } from '../../contract/views.js';
 import type { CreateTicketInput, ListTicketsQuery, UpdateTicketInput } from './tickets.schema.js';
 import { tracking } from './tracking.js';
 import { ErrorCode } from '../../contract/error-codes.js';
+import type { OtherOpenTicketView as OtherOpenTicket } from '../../contract/views.js';
 
 type TicketPatch = Partial<Pick<Ticket, 'status' | 'userId' | 'queueId' | 'whatsappId' | 'queueOptionId' | 'chatbot' | 'useIntegration' | 'promptId' | 'integrationId'>>;
-
-/** The other attendance of a contact on a connection, as ERR_OTHER_OPEN_TICKET describes it. */
-export interface OtherOpenTicket {
-  id: number;
-  uuid: string;
-  userId: number | null;
-  user: { id: number; name: string } | null;
-  queue: { id: number; name: string } | null;
-  status: Ticket['status'];
-}
 
 /**
  * 409 ERR_OTHER_OPEN_TICKET. The spec's client reads the message as JSON (to name the user and

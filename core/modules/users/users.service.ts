@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import objection from 'objection';
 import type { Infrastructure } from '../../infrastructure.js';
-import type { AllTicket, SessionUser, UserView } from '../../contract/views.js';
+import type { AllTicket, SessionUser, UserNameView, UserView } from '../../contract/views.js';
 import type { PlansService } from '../plans/plans.service.js';
 import { isAdmin, type AuthUser, type Profile } from '../../auth/auth-user.js';
 import { hashPassword } from '../../auth/password.js';
@@ -194,7 +194,7 @@ export class UsersService {
   }
 
   /** GET /users/list: names of a company's users, for pickers; another company's only for super users. */
-  async listNames(actor: AuthUser, companyId = actor.companyId): Promise<{ id: number; name: string; profile: Profile }[]> {
+  async listNames(actor: AuthUser, companyId = actor.companyId): Promise<UserNameView[]> {
     if (companyId !== actor.companyId && !actor.super) throw new ForbiddenError();
     const users = await User.query(this.infra.db).where('companyId', companyId).select('id', 'name', 'profile').orderBy('name').orderBy('id');
     return users.map(({ id, name, profile }) => ({ id, name, profile }));

@@ -1,25 +1,22 @@
 import { Col, Form, Row, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { ScheduleEntry } from '../api/types';
+import { WEEKDAYS_EN, type ScheduleEntry, type WeekdayEn } from '../api/types';
 import { registerTranslations } from '../i18n';
 import { TIME_PATTERN, TimeInput } from './time-input';
 import { weekHoursTranslations } from './week-hours.i18n';
 
 registerTranslations('weekHours', weekHoursTranslations);
 
-/** The week as the server stores it: the English key and the Portuguese name. */
-export const WEEK = [
-  ['monday', 'Segunda-feira'],
-  ['tuesday', 'Terça-feira'],
-  ['wednesday', 'Quarta-feira'],
-  ['thursday', 'Quinta-feira'],
-  ['friday', 'Sexta-feira'],
-  ['saturday', 'Sábado'],
-  ['sunday', 'Domingo'],
-] as const;
-
-/** One day of the server's week (core/contract/views.ts). */
-export type WeekEntry = ScheduleEntry;
+/** The Portuguese name the server stores beside each day's English key. */
+const WEEKDAY_NAMES: Record<WeekdayEn, string> = {
+  monday: 'Segunda-feira',
+  tuesday: 'Terça-feira',
+  wednesday: 'Quarta-feira',
+  thursday: 'Quinta-feira',
+  friday: 'Sexta-feira',
+  saturday: 'Sábado',
+  sunday: 'Domingo',
+};
 
 export interface DayHours {
   startTime: string;
@@ -27,16 +24,21 @@ export interface DayHours {
 }
 
 /** The seven days in order, each with the stored hours (empty where none are stored). */
-export function toWeekRows(schedules: WeekEntry[]): DayHours[] {
-  return WEEK.map(([weekdayEn]) => {
+export function toWeekRows(schedules: ScheduleEntry[]): DayHours[] {
+  return WEEKDAYS_EN.map((weekdayEn) => {
     const entry = schedules.find((s) => s.weekdayEn === weekdayEn);
     return { startTime: entry?.startTime ?? '', endTime: entry?.endTime ?? '' };
   });
 }
 
 /** The rows back as the server's seven entries. */
-export function fromWeekRows(rows: DayHours[]): WeekEntry[] {
-  return WEEK.map(([weekdayEn, weekday], i) => ({ weekday, weekdayEn, startTime: rows[i]?.startTime ?? '', endTime: rows[i]?.endTime ?? '' }));
+export function fromWeekRows(rows: DayHours[]): ScheduleEntry[] {
+  return WEEKDAYS_EN.map((weekdayEn, i) => ({
+    weekday: WEEKDAY_NAMES[weekdayEn],
+    weekdayEn,
+    startTime: rows[i]?.startTime ?? '',
+    endTime: rows[i]?.endTime ?? '',
+  }));
 }
 
 /**
@@ -67,7 +69,7 @@ export function WeekHoursFields({ name }: { name: string }) {
           </Col>
         </Row>
       </div>
-      {WEEK.map(([weekdayEn], i) => {
+      {WEEKDAYS_EN.map((weekdayEn, i) => {
         const day = t(`days.${weekdayEn}`);
         return (
           <div key={weekdayEn} style={cell} data-testid={`schedule-${weekdayEn}`}>

@@ -3,7 +3,7 @@ import { Button, Drawer, Flex, Layout, Menu, Popover, Slider, Space, Tooltip, Ty
 import { MenuOutlined, MoonOutlined, ReloadOutlined, SoundOutlined, SunOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
-import { api } from '../api/client';
+import { useApiQuery } from '../hooks/use-api-query';
 import { useAuth } from '../auth/auth-provider';
 import { useThemePreference } from '../theme/theme-preference';
 import { headerItems, isAdmin as isAdminGate, pluginNamespaces, visiblePages, type GateContext } from '../pages/registry';
@@ -15,15 +15,9 @@ import { NARROW_WIDTH, WIDE_WIDTH, useViewportWidth } from './use-viewport';
 const VOLUME_KEY = 'volume';
 const SIDER_WIDTH = 240;
 
+/** The server's version for the footer; nothing while unknown (a failure stays quiet). */
 function useAppVersion(): string {
-  const [version, setVersion] = useState('');
-  useEffect(() => {
-    api
-      .get<{ version: string }>('/version')
-      .then((v) => setVersion(v.version))
-      .catch(() => setVersion(''));
-  }, []);
-  return version;
+  return useApiQuery<{ version: string }>('/version').data?.version ?? '';
 }
 
 function VolumeControl() {

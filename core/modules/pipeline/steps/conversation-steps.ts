@@ -31,18 +31,58 @@ export interface Turn {
 /** A conversation step: answers true when it claimed the turn (later steps do not run), false to pass. */
 export interface ConversationStep {
   name: string;
+  /** Whether the step is for this company at all (a plugin's plan flag); one that is not is skipped without reading the ticket. */
+  enabled?(companyId: number): Promise<boolean>;
   run(turn: Turn): Promise<boolean>;
 }
 
 /** What the pipeline hands over once a customer's message is stored and committed. */
 export interface TurnInput {
-  ticketId: number;
+  /** The ticket as the pipeline's transaction committed it, pending and without an agent. */
+  ticket: Ticket;
+  /** `clock()` read before that transaction began: a turn of the ticket that ended later may have changed it. */
+  since: number;
   companyId: number;
   connectionId: number;
   contact: Contact;
   message: MessageView;
   firstMessage: boolean;
 }
+
+/**
+ * When each ticket's last turn ended, on a counter of turn ends. Only the latest entries are kept:
+ * a ticket whose entry was dropped counts as ended at the newest dropped one, never earlier.
+ */
+class TurnEnds {
+  private count = 0;
+  private floor = 0;
+  private readonly ended = new Map<number, number>();
+
+  constructor(private readonly keep: number) {}
+
+  now(): number {
+    return this.count;
+  }
+
+  record(ticketId: number): void {
+    this.count += 1;
+    // Deleted first so the map stays in the order of the ends: the first entry is the oldest.
+    this.ended.delete(ticketId);
+    this.ended.set(ticketId, this.count);
+    if (this.ended.size <= this.keep) return;
+    const [oldest, at] = this.ended.entries().next().value!;
+    this.ended.delete(oldest);
+    this.floor = at;
+  }
+
+  /** Whether a turn of the ticket ended after `mark` (a `now()` read earlier). */
+  after(ticketId: number, mark: number): boolean {
+    return (this.ended.get(ticketId) ?? this.floor) > mark;
+  }
+}
+
+/** How many tickets' last turn ends are remembered: far more than the turns a burst of messages can end while one is stored. */
+const TURN_ENDS_KEPT = 10_000;
 
 class StepTimeout extends Error {
   constructor(step: string, ms: number) {
@@ -61,6 +101,7 @@ class StepTimeout extends Error {
 export class ConversationSteps {
   private readonly steps: ConversationStep[] = [];
   private readonly turns: KeyedSerializer;
+  private readonly ends = new TurnEnds(TURN_ENDS_KEPT);
 
   constructor(
     private readonly infra: Infrastructure,
@@ -74,9 +115,21 @@ export class ConversationSteps {
     this.steps.push(step);
   }
 
+  /** Read before the transaction that stores a message begins; the turn's `since`. */
+  clock(): number {
+    return this.ends.now();
+  }
+
   /** Queues the turn behind the ticket's earlier ones; the caller does not wait for it. */
   schedule(input: TurnInput): void {
-    void this.turns.run(String(input.ticketId), () => this.take(input));
+    const ticketId = input.ticket.id;
+    void this.turns.run(String(ticketId), async () => {
+      try {
+        await this.take(input);
+      } finally {
+        this.ends.record(ticketId);
+      }
+    });
   }
 
   /** Resolves once every turn queued so far (and meanwhile) has run: shutdown and tests. */
@@ -85,16 +138,26 @@ export class ConversationSteps {
   }
 
   private async take(input: TurnInput): Promise<void> {
-    const log = this.infra.log.child({ part: 'steps', ticketId: input.ticketId });
+    const { companyId } = input;
+    const ticketId = input.ticket.id;
+    const log = this.infra.log.child({ part: 'steps', ticketId });
+    const failed = (step: ConversationStep, err: unknown) => log.warn({ err, step: step.name }, 'conversation step failed: the ticket waits for an agent');
+    // The first step to run takes the committed ticket, unless an earlier turn of it ended meanwhile.
+    let committed: Ticket | undefined = this.ends.after(ticketId, input.since) ? undefined : input.ticket;
     for (const step of [...this.steps, this.deps.last]) {
-      // Read again for every step: an agent may have taken the ticket, an earlier step changed it.
-      const ticket = await Ticket.query(this.infra.db).findOne({ id: input.ticketId, companyId: input.companyId });
+      try {
+        if (step.enabled && !(await step.enabled(companyId))) continue;
+      } catch (err) {
+        return failed(step, err);
+      }
+      // Read again after a step ran: an agent may have taken the ticket meanwhile, the step changed it.
+      const ticket = committed ?? (await Ticket.query(this.infra.db).findOne({ id: ticketId, companyId }));
+      committed = undefined;
       if (!ticket || ticket.status !== 'pending' || ticket.userId !== null) return;
       try {
         if (await this.limited(step, ticket, input)) return;
       } catch (err) {
-        log.warn({ err, step: step.name }, 'conversation step failed: the ticket waits for an agent');
-        return;
+        return failed(step, err);
       }
     }
   }

@@ -1,36 +1,8 @@
-/** The answers of the dashboard API (admin only); times are minutes with one decimal. */
-export interface Counters {
-  supportHappening: number;
-  supportPending: number;
-  supportFinished: number;
-  leads: number;
-  avgSupportTime: number;
-  avgWaitTime: number;
-}
+import type { DashboardView, TicketsPerTimeView, TicketsPerUserView } from '../../api/types';
 
-export interface Attendant {
-  id: number;
-  name: string;
-  online: boolean;
-  tickets: number;
-  avgSupportTime: number;
-  /** Average rate 1..3 of the attendances finished in the period; null when none was rated. */
-  rating: number | null;
-  ratings: number;
-}
-
-export interface DashboardAnswer {
-  counters: Counters;
-  attendants: Attendant[];
-}
-
-export interface TicketsPerUser {
-  data: { nome: string; quantidade: number }[];
-  count: number;
-}
-
-/** Per hour ('00'..'23') when the range is one day, otherwise per day ('YYYY-MM-DD'). */
-export interface TicketsPerTime {
-  data: ({ horario: string; total: number } | { data: string; total: number })[];
-  count: number;
-}
+/** The answers of the dashboard API (admin only), as the server declares them. */
+export type DashboardAnswer = DashboardView;
+export type Counters = DashboardView['counters'];
+export type Attendant = DashboardView['attendants'][number];
+export type TicketsPerUser = TicketsPerUserView;
+export type TicketsPerTime = TicketsPerTimeView;

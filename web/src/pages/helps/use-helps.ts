@@ -1,14 +1,8 @@
 import { useTranslation } from 'react-i18next';
+import type { Help } from '../../api/types';
 import { useLiveRecords } from '../../hooks/use-live-records';
 
-export interface Help {
-  id: number;
-  title: string;
-  description: string;
-  /** YouTube video code. */
-  video: string;
-  link: string;
-}
+export type { Help };
 
 const byId = (a: Help, b: Help) => a.id - b.id;
 

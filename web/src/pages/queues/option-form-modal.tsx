@@ -3,6 +3,7 @@ import { App, Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { errorText } from '../../api/errors';
+import type { QueueOptionCreateBody, QueueOptionUpdateBody } from '../../api/types';
 import type { QueueOptionNode } from './queues.types';
 
 /** What the form edits: a new option (under a parent or on the first level) or an existing one. */
@@ -36,9 +37,9 @@ export function OptionFormModal({ target, onClose, onSaved }: { target: OptionTa
     if (!target) return;
     setSaving(true);
     try {
-      const body = { option: values.option.trim(), title: values.title.trim(), message: values.message?.trim() ?? '' };
+      const body = { option: values.option.trim(), title: values.title.trim(), message: values.message?.trim() ?? '' } satisfies QueueOptionUpdateBody;
       if (target.mode === 'edit') await api.put(`/queue-options/${target.option.id}`, body);
-      else await api.post('/queue-options', { ...body, queueId: target.queueId, parentId: target.parent?.id ?? -1 });
+      else await api.post('/queue-options', { ...body, queueId: target.queueId, parentId: target.parent?.id ?? -1 } satisfies QueueOptionCreateBody);
       onSaved();
       onClose();
     } catch (err) {

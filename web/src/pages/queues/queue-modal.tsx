@@ -9,6 +9,7 @@ import { useSubmitGuard } from '../../components/use-submit-guard';
 import { fromWeekRows, toWeekRows, WeekHoursFields, type DayHours } from '../../components/week-hours-fields';
 import { ColorField, HEX_COLOR } from './color-field';
 import { errorText } from '../../api/errors';
+import type { QueueCreateBody, QueueUpdateBody } from '../../api/types';
 import { QueueOptionsEditor } from './queue-options-editor';
 import type { Queue } from './queues.types';
 
@@ -83,7 +84,8 @@ export function QueueModal({ open, queueId, queueSchedules, queues, onClose, onS
   });
   const { saving, guard } = useSubmitGuard((err) => errorText(err, t));
 
-  const body = (values: FormValues) => ({
+  // One body for both: the create's fields, every one of which an update accepts too.
+  const body = (values: FormValues): QueueCreateBody & QueueUpdateBody => ({
     name: values.name.trim(),
     color: values.color.trim(),
     orderQueue: values.orderQueue ?? null,

@@ -7,21 +7,13 @@ import { errorText } from '../../api/errors';
 import { useAuth } from '../../auth/auth-provider';
 import { AttachmentField } from '../../components/attachment-field';
 import { ModalFooter } from '../../components/modal-footer';
-import type { QuickMessageCreateBody } from '../../api/types';
+import type { QuickMessageCreateBody, QuickMessageView } from '../../api/types';
 import { useLoadOnOpen } from '../../components/use-load-on-open';
 import { useSubmitGuard } from '../../components/use-submit-guard';
 import { EmojiButton } from './emoji-button';
 
 /** A quick reply as GET /api/quick-messages answers it. */
-export interface QuickMessageRecord {
-  id: number;
-  userId: number | null;
-  shortcode: string;
-  message: string;
-  geral: boolean;
-  mediaName: string | null;
-  mediaUrl: string | null;
-}
+export type QuickMessageRecord = QuickMessageView;
 
 interface FormValues {
   shortcode: string;

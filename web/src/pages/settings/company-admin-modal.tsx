@@ -1,21 +1,23 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { App, Button, Empty, Form, Input, Modal, Select, Skeleton, Space, Typography } from 'antd';
 import { KeyOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { errorText } from '../../api/errors';
-import type { Profile } from '../../api/types';
+import { queryKeys } from '../../api/query-keys';
+import type { UserNameView, UserUpdateBody, UserView } from '../../api/types';
+import { useLoadError } from '../../hooks/use-load-error';
 import type { Company } from './settings.types';
 import { useAction } from './use-action';
 
-interface UserName {
-  id: number;
-  name: string;
-  profile: Profile;
-}
+type Admin = UserNameView & Pick<UserView, 'email'>;
 
-interface Admin extends UserName {
-  email: string;
+/** The company's admins with their e-mails (GET /users/list names them, GET /users/:id gives the e-mail). */
+async function loadAdmins(companyId: number, signal: AbortSignal): Promise<Admin[]> {
+  const { users } = await api.get<{ users: UserNameView[] }>('/users/list', { companyId }, { signal });
+  const admins = users.filter((u) => u.profile === 'admin');
+  return Promise.all(admins.map(async (u) => ({ ...u, email: (await api.get<UserView>(`/users/${u.id}`, undefined, { signal })).email })));
 }
 
 /**
@@ -25,43 +27,25 @@ interface Admin extends UserName {
 export function CompanyAdminModal({ company, onClose }: { company: Company | null; onClose(): void }) {
   const { t } = useTranslation('settings');
   const { message } = App.useApp();
-  const [admins, setAdmins] = useState<Admin[] | null>(null);
+  // The admin picked in the list; the first one until the super user picks another.
   const [adminId, setAdminId] = useState<number | null>(null);
   const { busy, run } = useAction();
   const companyId = company?.id;
 
-  useEffect(() => {
-    if (companyId === undefined) return;
-    const controller = new AbortController();
-    const { signal } = controller;
-    setAdmins(null);
-    api
-      .get<{ users: UserName[] }>('/users/list', { companyId }, { signal })
-      .then(({ users }) =>
-        Promise.all(
-          users
-            .filter((u) => u.profile === 'admin')
-            .map((u) => api.get<Admin>(`/users/${u.id}`, undefined, { signal }).then(({ email }) => ({ ...u, email }))),
-        ),
-      )
-      .then((list) => {
-        setAdmins(list);
-        setAdminId(list[0]?.id ?? null);
-      })
-      .catch((err: unknown) => {
-        if (signal.aborted) return;
-        setAdmins([]);
-        void message.error(errorText(err, t));
-      });
-    return () => controller.abort();
-  }, [companyId, message, t]);
-
-  const admin = admins?.find((a) => a.id === adminId) ?? null;
+  const adminsQuery = useQuery({
+    queryKey: queryKeys.companyAdmins(companyId ?? 0),
+    queryFn: ({ signal }) => loadAdmins(companyId!, signal),
+    enabled: companyId !== undefined,
+  });
+  useLoadError(adminsQuery.error, (err) => errorText(err, t));
+  // A failed load shows the empty state under its toast.
+  const admins = adminsQuery.data ?? (adminsQuery.isError ? [] : null);
+  const admin = admins?.find((a) => a.id === adminId) ?? admins?.[0] ?? null;
 
   const setPassword = ({ password }: { password: string }) =>
     run('password', async () => {
       if (!admin) return;
-      await api.put(`/users/${admin.id}`, { password });
+      await api.put(`/users/${admin.id}`, { password } satisfies UserUpdateBody);
       void message.success(t('companyUsers.passwordSet'));
     });
 

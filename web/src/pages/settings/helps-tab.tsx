@@ -5,11 +5,12 @@ import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { FormActions, FormHeading } from './form-actions';
+import type { HelpCreateBody } from '../../api/types';
 import type { Help } from './settings.types';
 import { useAction } from './use-action';
 import { useLiveRecords } from '../../hooks/use-live-records';
 
-type HelpForm = Omit<Help, 'id'>;
+type HelpForm = Pick<Help, 'title' | 'description' | 'video' | 'link'>;
 
 const BLANK: HelpForm = { title: '', description: '', video: '', link: '' };
 const byId = (a: Help, b: Help) => a.id - b.id;
@@ -36,7 +37,7 @@ export function HelpsTab() {
 
   const save = (values: HelpForm) =>
     run('save', async () => {
-      const body = { ...values, description: values.description ?? '', link: values.link ?? '' };
+      const body = { ...values, description: values.description ?? '', link: values.link ?? '' } satisfies HelpCreateBody;
       const saved = editing ? await api.put<Help>(`/helps/${editing.id}`, body) : await api.post<Help>('/helps', body);
       helps.upsert(saved);
       void message.success(t('form.saved'));

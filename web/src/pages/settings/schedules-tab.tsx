@@ -1,10 +1,13 @@
-import { useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Form, Result, Skeleton, Typography } from 'antd';
 import { ReloadOutlined, SaveOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { errorText } from '../../api/errors';
+import { queryKeys } from '../../api/query-keys';
+import type { CompanySchedulesBody } from '../../api/types';
 import { fromWeekRows, toWeekRows, WeekHoursFields, type DayHours } from '../../components/week-hours-fields';
+import { useApiQuery } from '../../hooks/use-api-query';
 import type { Company } from './settings.types';
 import { useAction } from './use-action';
 
@@ -13,51 +16,41 @@ export function SchedulesTab({ companyId }: { companyId: number }) {
   const { t } = useTranslation('settings');
   const { message } = App.useApp();
   const [form] = Form.useForm<{ days: DayHours[] }>();
-  const [initial, setInitial] = useState<DayHours[] | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [generation, setGeneration] = useState(0);
+  const queryClient = useQueryClient();
+  const path = `/companies/${companyId}`;
+  const company = useApiQuery<Company>(path);
   const { busy, run } = useAction();
-
-  useEffect(() => {
-    const controller = new AbortController();
-    setFailure(null);
-    api
-      .get<Company>(`/companies/${companyId}`, undefined, { signal: controller.signal })
-      .then((company) => setInitial(toWeekRows(company.schedules ?? [])))
-      .catch((err: unknown) => {
-        if (!controller.signal.aborted) setFailure(errorText(err, t));
-      });
-    return () => controller.abort();
-  }, [companyId, generation, t]);
 
   const save = ({ days }: { days: DayHours[] }) =>
     run('save', async () => {
-      const company = await api.put<Company>(`/companies/${companyId}/schedules`, { schedules: fromWeekRows(days) });
-      form.setFieldsValue({ days: toWeekRows(company.schedules) });
+      const saved = await api.put<Company>(`${path}/schedules`, { schedules: fromWeekRows(days) } satisfies CompanySchedulesBody);
+      queryClient.setQueryData(queryKeys.records(path), saved);
+      form.setFieldsValue({ days: toWeekRows(saved.schedules) });
       void message.success(t('schedules.updated'));
     });
 
-  if (failure) {
+  if (!company.data) {
+    if (!company.isError) return <Skeleton active paragraph={{ rows: 7 }} />;
     return (
       <Result
         status="warning"
-        title={failure}
+        title={errorText(company.error, t)}
         extra={
-          <Button icon={<ReloadOutlined />} onClick={() => setGeneration((g) => g + 1)}>
+          <Button icon={<ReloadOutlined />} onClick={() => void company.refetch()}>
             {t('common:actions.reload')}
           </Button>
         }
       />
     );
   }
-  if (!initial) return <Skeleton active paragraph={{ rows: 7 }} />;
 
   return (
     <>
       <Typography.Paragraph type="secondary">{t('schedules.intro')}</Typography.Paragraph>
+      {/* The form takes the hours once; a later refetch (after a reconnect) does not undo the admin's edits. */}
       <Form
         form={form}
-        initialValues={{ days: initial }}
+        initialValues={{ days: toWeekRows(company.data.schedules) }}
         onFinish={save}
         disabled={busy !== null}
         data-testid="schedules-form"

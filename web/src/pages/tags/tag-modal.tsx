@@ -3,19 +3,13 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { errorText } from '../../api/errors';
 import { useAuth } from '../../auth/auth-provider';
-import type { TagCreateBody } from '../../api/types';
+import type { TagCreateBody, TagView } from '../../api/types';
 import { ModalFooter } from '../../components/modal-footer';
 import { useLoadOnOpen } from '../../components/use-load-on-open';
 import { useSubmitGuard } from '../../components/use-submit-guard';
 
 /** A tag as GET /api/tags answers it. */
-export interface TagRecord {
-  id: number;
-  name: string;
-  color: string;
-  kanban: number;
-  ticketsCount: number;
-}
+export type TagRecord = TagView;
 
 interface FormValues {
   name: string;

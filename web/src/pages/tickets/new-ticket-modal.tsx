@@ -3,15 +3,16 @@ import { Alert, Avatar, Button, Flex, Form, Modal, Select, Spin, Typography } fr
 import { UserAddOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
-import { ApiError, api } from '../../api/client';
-import { ErrorCode, errorText } from '../../api/errors';
-import type { Ticket } from '../../api/types';
+import { api } from '../../api/client';
+import { errorText } from '../../api/errors';
+import type { OtherOpenTicket, Ticket, TicketCreateBody } from '../../api/types';
 import { useAuth } from '../../auth/auth-provider';
 import { ModalFooter } from '../../components/modal-footer';
 import { useContactSearch, type ContactChoice } from '../../components/use-contact-search';
 import { useSubmitGuard } from '../../components/use-submit-guard';
 import { registerTranslations } from '../../i18n';
 import { ContactModal } from '../contacts/contact-modal';
+import { otherOpenTicket } from './other-open-ticket';
 import { initials, isAdminUser } from './ticket-rules';
 import { ticketsTranslations } from './tickets.i18n';
 import { useChoices, useQueueChoices } from './use-choices';
@@ -35,24 +36,6 @@ interface FormValues {
   whatsappId?: number;
 }
 
-/** The ticket named by a 409 ERR_OTHER_OPEN_TICKET, whose message is that ticket as JSON. */
-interface OpenTicket {
-  uuid: string;
-  userId: number | null;
-  user: { id: number; name: string } | null;
-  queue: { id: number; name: string } | null;
-}
-
-function otherOpenTicket(err: unknown): OpenTicket | null {
-  if (!(err instanceof ApiError) || err.code !== ErrorCode.ERR_OTHER_OPEN_TICKET) return null;
-  try {
-    const parsed = JSON.parse(err.message) as Partial<OpenTicket>;
-    return typeof parsed.uuid === 'string' ? { uuid: parsed.uuid, userId: parsed.userId ?? null, user: parsed.user ?? null, queue: parsed.queue ?? null } : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Starts a conversation with a contact: contact (searched, or added here), queue (required unless
  * admin) and connection. When the contact already has an open ticket, the user's own opens;
@@ -63,7 +46,7 @@ export function NewTicketModal({ open, onClose, contact }: NewTicketModalProps) 
   const { user } = useAuth();
   const [, navigate] = useLocation();
   const [form] = Form.useForm<FormValues>();
-  const [conflict, setConflict] = useState<OpenTicket | null>(null);
+  const [conflict, setConflict] = useState<OtherOpenTicket | null>(null);
   // The chosen contact stays an option once the search moves on.
   const [picked, setPicked] = useState<ContactChoice | null>(null);
   const [addingContact, setAddingContact] = useState(false);
@@ -125,7 +108,7 @@ export function NewTicketModal({ open, onClose, contact }: NewTicketModalProps) 
 
   const submit = (values: FormValues) => {
     setConflict(null);
-    const body = { contactId: values.contactId, queueId: values.queueId, whatsappId: values.whatsappId, status: 'open' as const };
+    const body = { contactId: values.contactId, queueId: values.queueId, whatsappId: values.whatsappId, status: 'open' } satisfies TicketCreateBody;
     return guard(
       async () => {
         try {

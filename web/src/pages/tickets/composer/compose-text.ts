@@ -1,3 +1,4 @@
+import type { QuickMessageView } from '../../../api/types';
 import { zoned } from '../../../layout/dates';
 
 /** Text rules of the composer, kept pure so the shell only wires them to the input. */
@@ -10,14 +11,7 @@ export const VARIABLES = ['firstName', 'name', 'ms', 'protocol', 'hora'] as cons
 export type Variable = (typeof VARIABLES)[number];
 
 /** A quick reply as GET /api/quick-messages/list answers it. */
-export interface QuickReply {
-  id: number;
-  shortcode: string;
-  message: string;
-  mediaPath: string | null;
-  mediaName: string | null;
-  geral: boolean;
-}
+export type QuickReply = QuickMessageView;
 
 /** `/shortcode - message`, the message cut at 35 characters with '...'. */
 export function pickerLabel(reply: QuickReply): string {

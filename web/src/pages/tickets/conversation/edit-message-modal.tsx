@@ -2,7 +2,7 @@ import { Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client';
 import { errorText } from '../../../api/errors';
-import type { ChatMessage } from '../../../api/types';
+import type { ChatMessage, MessageEditBody } from '../../../api/types';
 import { ModalFooter } from '../../../components/modal-footer';
 import { useSubmitGuard } from '../../../components/use-submit-guard';
 
@@ -26,7 +26,7 @@ export function EditMessageModal({ message, onClose, onSaved }: EditMessageModal
       return;
     }
     void guard(
-      () => api.put<ChatMessage>(`/messages/${message.id}`, { body: body.trim() }),
+      () => api.put<ChatMessage>(`/messages/${message.id}`, { body: body.trim() } satisfies MessageEditBody),
       (saved) => {
         onSaved(saved);
         onClose();

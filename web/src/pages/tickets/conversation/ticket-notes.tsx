@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client';
 import { errorText } from '../../../api/errors';
 import { queryKeys } from '../../../api/query-keys';
-import type { Ticket, TicketNote } from '../../../api/types';
+import type { Ticket, TicketNote, TicketNoteCreateBody } from '../../../api/types';
 import { useAuth } from '../../../auth/auth-provider';
 import { useSubmitGuard } from '../../../components/use-submit-guard';
 import { useApiQuery } from '../../../hooks/use-api-query';
@@ -36,7 +36,7 @@ export function TicketNotes({ ticket }: { ticket: Pick<Ticket, 'id' | 'contactId
 
   const add = ({ note }: { note: string }) =>
     guard(
-      () => api.post<TicketNote>('/ticket-notes', { note: note.trim(), ticketId: ticket.id, contactId: ticket.contactId }),
+      () => api.post<TicketNote>('/ticket-notes', { note: note.trim(), ticketId: ticket.id, contactId: ticket.contactId } satisfies TicketNoteCreateBody),
       (created) => {
         setNotes((current) => [created, ...current.filter((n) => n.id !== created.id)]);
         form.resetFields();

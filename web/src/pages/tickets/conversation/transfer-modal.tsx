@@ -3,18 +3,13 @@ import { App, Form, Modal, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../api/client';
 import { errorText } from '../../../api/errors';
-import type { QueueRef, Ticket, TicketUpdateBody } from '../../../api/types';
+import type { QueueRef, Ticket, TicketUpdateBody, UserNameView } from '../../../api/types';
 import { ModalFooter } from '../../../components/modal-footer';
 import { useSubmitGuard } from '../../../components/use-submit-guard';
 import { useApiQuery } from '../../../hooks/use-api-query';
 
 /** User search starts at this many typed characters (spec §5). */
 const USER_SEARCH_MIN = 3;
-
-interface UserChoice {
-  id: number;
-  name: string;
-}
 
 interface FormValues {
   queueId?: number;
@@ -44,7 +39,7 @@ export function TransferModal({ open, ticket, onClose, onTransferred }: Transfer
   // Each opening reads the queues and users again (they may have changed since).
   const failureText = (err: unknown) => errorText(err, t);
   const queueList = useApiQuery<QueueRef[]>('/queue', { enabled: open, failureText });
-  const userList = useApiQuery<{ users: UserChoice[] }>('/users/list', { enabled: open, failureText });
+  const userList = useApiQuery<{ users: UserNameView[] }>('/users/list', { enabled: open, failureText });
   const queues = queueList.data ?? [];
   const users = userList.data?.users ?? [];
   const loading = queueList.isFetching || userList.isFetching;

@@ -3,10 +3,11 @@ import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { useLocation } from 'wouter';
-import { api, ApiError } from '../../../api/client';
+import { api } from '../../../api/client';
 import { ErrorCode, errorCodeText, errorText } from '../../../api/errors';
-import type { Ticket } from '../../../api/types';
+import type { OtherOpenTicket, Ticket, TicketUpdateBody } from '../../../api/types';
 import { useAuth } from '../../../auth/auth-provider';
+import { otherOpenTicket } from '../other-open-ticket';
 
 export type TicketAction = 'accept' | 'return' | 'resolve' | 'reopen' | 'delete';
 
@@ -20,27 +21,8 @@ export interface TicketActions {
   transferred(ticket: Ticket): void;
 }
 
-/** The ticket another open ticket conflicts with, as ERR_OTHER_OPEN_TICKET carries it (a JSON string). */
-interface OtherTicket {
-  id?: number;
-  uuid?: string;
-  userId?: number | null;
-  user?: { id?: number; name?: string } | null;
-  queue?: { name?: string } | null;
-}
-
-function otherTicketOf(err: unknown): OtherTicket | null {
-  if (!(err instanceof ApiError) || err.code !== ErrorCode.ERR_OTHER_OPEN_TICKET) return null;
-  try {
-    const parsed = JSON.parse(err.message) as unknown;
-    return parsed && typeof parsed === 'object' ? (parsed as OtherTicket) : null;
-  } catch {
-    return null;
-  }
-}
-
 /** Names who already attends the contact when the server says so; the translated code otherwise. */
-function conflictText(other: OtherTicket, err: unknown, t: TFunction): string {
+function conflictText(other: OtherOpenTicket, err: unknown, t: TFunction): string {
   const user = other.user?.name;
   if (!user) return errorCodeText(ErrorCode.ERR_OTHER_OPEN_TICKET, t);
   return other.queue?.name ? t('otherOpenTicket', { user, queue: other.queue.name }) : t('otherOpenTicketNoQueue', { user });
@@ -67,13 +49,13 @@ export function useTicketActions(ticket: Ticket | null, setTicket: (ticket: Tick
     const { status, assign, stays } = TRANSITIONS[action];
     setBusy(action);
     api
-      .put<Ticket>(`/tickets/${ticket.id}`, { status, userId: assign ? user.id : null })
+      .put<Ticket>(`/tickets/${ticket.id}`, { status, userId: assign ? user.id : null } satisfies TicketUpdateBody)
       .then((next) => {
         if (stays) setTicket(next);
         else onLeave();
       })
       .catch((err: unknown) => {
-        const other = otherTicketOf(err);
+        const other = otherOpenTicket(err);
         if (other) {
           void message.warning(conflictText(other, err, t));
           // The contact's open ticket is the user's own: go there instead.
