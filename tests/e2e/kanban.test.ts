@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { loginThroughUi, BrowserPool, shot } from './browser.js';
 import { describeE2E } from './setup.js';
+import { expectPlanHidesPage } from './plan-gate.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createMember, createQueue, createTenant, PASSWORD, type InboxTenant, type Member } from '../helpers/inbox.js';
 
@@ -280,17 +281,7 @@ describeE2E('kanban board', () => {
   it(
     'a company whose plan has no kanban sees no Kanban entry, and /kanban is denied',
     async () => {
-      const { services } = server.atende.container;
-      const plan = await services.plans.create({ name: 'Sem kanban', users: 5, connections: 1, queues: 1, value: 0, useKanban: false });
-      const email = 'admin@lojasemkanban.test';
-      await services.companies.createTenant({ name: 'Loja Sem Kanban', email, password: PASSWORD, planId: plan.id });
-      const page = await browsers.page();
-      await loginThroughUi(page, server.url, email, PASSWORD);
-      await page.getByRole('menuitem', { name: 'Contatos' }).waitFor();
-      expect(await page.getByRole('menuitem', { name: 'Kanban' }).count()).toBe(0);
-      await page.goto(`${server.url}/kanban`);
-      await page.getByTestId('denied').waitFor();
-      await page.waitForURL((url) => !url.pathname.startsWith('/kanban'));
+      await expectPlanHidesPage(server, await browsers.page(), 'useKanban', { menu: 'Kanban', path: '/kanban' });
     },
     JOURNEY_MS,
   );

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { loginThroughUi, BrowserPool, shot } from './browser.js';
 import { describeE2E } from './setup.js';
+import { expectPlanHidesPage } from './plan-gate.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createConnection, createMember, createTenant, outbox, PASSWORD, type InboxTenant } from '../helpers/inbox.js';
 
@@ -204,17 +205,7 @@ describeE2E('schedules page', () => {
   it(
     "a company whose plan has no schedules sees no Agendamentos entry, and /schedules is denied",
     async () => {
-      const { services } = server.atende.container;
-      const plan = await services.plans.create({ name: 'Sem agenda', users: 5, connections: 1, queues: 1, value: 0, useSchedules: false });
-      const email = 'admin@lojasemagenda.test';
-      await services.companies.createTenant({ name: 'Loja Sem Agenda', email, password: PASSWORD, planId: plan.id });
-      const page = await browsers.page();
-      await loginThroughUi(page, server.url, email, PASSWORD);
-      await page.getByRole('menuitem', { name: 'Contatos' }).waitFor();
-      expect(await page.getByRole('menuitem', { name: 'Agendamentos' }).count()).toBe(0);
-      await page.goto(`${server.url}/schedules`);
-      await page.getByTestId('denied').waitFor();
-      await page.waitForURL((url) => !url.pathname.startsWith('/schedules'));
+      await expectPlanHidesPage(server, await browsers.page(), 'useSchedules', { menu: 'Agendamentos', path: '/schedules' });
     },
     JOURNEY_MS,
   );

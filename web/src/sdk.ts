@@ -46,6 +46,7 @@ export { useContactSearch, type ContactChoice } from './components/use-contact-s
 export { useLoadOnOpen, type LoadOnOpenOptions } from './components/use-load-on-open';
 export { downloadMedia, fetchMediaBlob, useMediaBlob, type MediaBlob } from './pages/tickets/conversation/use-media-blob';
 export { useSubmitGuard, type SubmitGuard } from './components/use-submit-guard';
+export { useSaveRecord, type PendingAttachment, type SaveOptions, type SaveRecord, type SaveRecordOptions } from './components/use-save-record';
 export { CompanyZoneNote, ZonedTime } from './components/zoned-time';
 export { nearBottom, usePagedList, type PagedList, type PagedListOptions } from './hooks/use-paged-list';
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { App, Form, Input, Modal, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { api, ApiError, AttachmentField, ErrorCode, errorText, ModalFooter, useSubmitGuard } from 'atende/web';
+import { AttachmentField, errorText, ModalFooter, useSaveRecord } from 'atende/web';
 import { IMAGE_ACCEPT, MAX_IMAGE_BYTES, PRIORITIES, type AnnouncementPriority, type AnnouncementRecord } from './announcement-record';
 
 export interface AnnouncementModalProps {
@@ -19,16 +19,7 @@ interface FormValues {
 }
 
 const FIELDS = ['title', 'text', 'status', 'priority'] as const;
-type Field = (typeof FIELDS)[number];
 const IMAGE_NAME = /\.(png|jpe?g)$/i;
-
-/** A 400 ERR_VALIDATION about this form's fields, as the form's field errors (null for any other failure). */
-function fieldErrors(err: unknown): { name: Field; errors: string[] }[] | null {
-  if (!(err instanceof ApiError) || err.code !== ErrorCode.ERR_VALIDATION) return null;
-  const issues = (err.details?.issues ?? []) as { path: string; message: string }[];
-  const known = issues.filter((i) => (FIELDS as readonly string[]).includes(i.path));
-  return known.length > 0 ? known.map((i) => ({ name: i.path as Field, errors: [i.message] })) : null;
-}
 
 /**
  * Write an announcement (spec: title, text, status Ativo/Inativo, priority Alta/Média/Baixa and a
@@ -39,38 +30,21 @@ export function AnnouncementModal({ open, record, onClose }: AnnouncementModalPr
   const { t } = useTranslation('announcements');
   const { message } = App.useApp();
   const [form] = Form.useForm<FormValues>();
-  /** The id once saved: a failed upload after creating retries on the same announcement, never a copy. */
-  const [savedId, setSavedId] = useState<number | null>(record?.id ?? null);
   const [pending, setPending] = useState<File | null>(null);
   const [removeStored, setRemoveStored] = useState(false);
-  const { saving, guard } = useSubmitGuard((err) => errorText(err, t));
+  const { saving, submit: save } = useSaveRecord<AnnouncementRecord>({
+    path: '/announcements',
+    form,
+    fields: FIELDS,
+    recordId: record?.id ?? null,
+    errorText: (err) => errorText(err, t),
+    savedText: t('modal.saved'),
+    onSaved: onClose,
+  });
 
   const submit = (values: FormValues) => {
     const body = { title: values.title.trim(), text: values.text.trim(), status: values.status, priority: values.priority };
-    const save = async (): Promise<AnnouncementRecord | null> => {
-      let saved: AnnouncementRecord;
-      try {
-        saved = savedId === null ? await api.post<AnnouncementRecord>('/announcements', body) : await api.put<AnnouncementRecord>(`/announcements/${savedId}`, body);
-      } catch (err) {
-        const fields = fieldErrors(err);
-        if (!fields) throw err;
-        form.setFields(fields);
-        return null;
-      }
-      setSavedId(saved.id);
-      if (pending) {
-        const data = new FormData();
-        data.set('file', pending);
-        return api.post<AnnouncementRecord>(`/announcements/${saved.id}/media-upload`, data);
-      }
-      if (removeStored && saved.mediaName) return api.delete<AnnouncementRecord>(`/announcements/${saved.id}/media-upload`);
-      return saved;
-    };
-    return guard(save, (saved) => {
-      if (!saved) return;
-      void message.success(t('modal.saved'));
-      onClose();
-    });
+    return save(body, { attachment: { file: pending, removeStored } });
   };
 
   const imageName = pending?.name ?? (removeStored ? null : (record?.mediaName ?? null));

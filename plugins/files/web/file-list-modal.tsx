@@ -1,8 +1,7 @@
-import { useState } from 'react';
 import { App, Button, Flex, Form, Input, Modal, Spin, Tooltip, Typography, theme } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined, MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { api, ApiError, AttachmentField, ErrorCode, errorText, ModalFooter, useLoadOnOpen, useSubmitGuard } from 'atende/web';
+import { api, AttachmentField, errorText, ModalFooter, useLoadOnOpen, useSaveRecord } from 'atende/web';
 import { UPLOAD_BATCH, type FileListRecord } from './file-list-record';
 
 export interface FileListModalProps {
@@ -33,14 +32,6 @@ interface FormValues {
 const FIELDS = ['name', 'message'] as const;
 const trim = (value: unknown) => (typeof value === 'string' ? value.trim() : value);
 
-/** A 400 ERR_VALIDATION about the name or the message, as the form's field errors (null for any other failure). */
-function fieldErrors(err: unknown): { name: (typeof FIELDS)[number]; errors: string[] }[] | null {
-  if (!(err instanceof ApiError) || err.code !== ErrorCode.ERR_VALIDATION) return null;
-  const issues = (err.details?.issues ?? []) as { path: string; message: string }[];
-  const known = issues.filter((i) => (FIELDS as readonly string[]).includes(i.path));
-  return known.length > 0 ? known.map((i) => ({ name: i.path as (typeof FIELDS)[number], errors: [i.message] })) : null;
-}
-
 /** The chosen files of the saved options, uploaded as the spec's client does, UPLOAD_BATCH a request. */
 async function uploadFiles(saved: FileListRecord, options: OptionValues[]): Promise<FileListRecord> {
   const pending = options.flatMap((o, index) => (o.attachment.file ? [{ option: saved.options[index]!, file: o.attachment.file }] : []));
@@ -66,8 +57,14 @@ export function FileListModal({ open, fileListId, onClose }: FileListModalProps)
   const { message } = App.useApp();
   const { token } = theme.useToken();
   const [form] = Form.useForm<FormValues>();
-  /** The id once saved: a failed upload after creating retries on the same list, never a copy. */
-  const [savedId, setSavedId] = useState<number | null>(null);
+  const { saving, startFrom, submit: save } = useSaveRecord<FileListRecord>({
+    path: '/files',
+    form,
+    fields: FIELDS,
+    errorText: (err) => errorText(err, t),
+    savedText: t('modal.saved'),
+    onSaved: onClose,
+  });
 
   const loading = useLoadOnOpen<FileListRecord>({
     open,
@@ -75,7 +72,7 @@ export function FileListModal({ open, fileListId, onClose }: FileListModalProps)
     onOpen: () => {
       form.resetFields();
       form.setFieldsValue({ name: '', message: '', options: [] });
-      setSavedId(fileListId);
+      startFrom(fileListId);
     },
     onLoad: (list) =>
       form.setFieldsValue({
@@ -86,7 +83,6 @@ export function FileListModal({ open, fileListId, onClose }: FileListModalProps)
     errorText: (err) => errorText(err, t),
     onClose,
   });
-  const { saving, guard } = useSubmitGuard((err) => errorText(err, t));
 
   const submit = (values: FormValues) => {
     const options = values.options ?? [];
@@ -95,25 +91,12 @@ export function FileListModal({ open, fileListId, onClose }: FileListModalProps)
       message: values.message.trim(),
       options: options.map((o) => ({ ...(o.id !== undefined && { id: o.id }), name: o.name.trim() })),
     };
-    const save = async (): Promise<FileListRecord | null> => {
-      let saved: FileListRecord;
-      try {
-        saved = savedId === null ? await api.post<FileListRecord>('/files', body) : await api.put<FileListRecord>(`/files/${savedId}`, body);
-      } catch (err) {
-        const fields = fieldErrors(err);
-        if (!fields) throw err;
-        form.setFields(fields);
-        return null;
-      }
-      // Should an upload fail, saving again keeps these options rather than making new ones.
-      setSavedId(saved.id);
-      saved.options.forEach((o, index) => form.setFieldValue(['options', index, 'id'], o.id));
-      return uploadFiles(saved, options);
-    };
-    return guard(save, (saved) => {
-      if (!saved) return;
-      void message.success(t('modal.saved'));
-      onClose();
+    return save(body, {
+      afterSave: (saved) => {
+        // Should an upload fail, saving again keeps these options rather than making new ones.
+        saved.options.forEach((o, index) => form.setFieldValue(['options', index, 'id'], o.id));
+        return uploadFiles(saved, options);
+      },
     });
   };
 

@@ -4,18 +4,15 @@ import type { Dayjs } from 'dayjs';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import {
-  api,
-  ApiError,
   AttachmentField,
   companyTimezone,
   DATE_TIME_FORMAT,
-  ErrorCode,
   errorText,
   ModalFooter,
   useAuth,
   useContactSearch,
   useLoadOnOpen,
-  useSubmitGuard,
+  useSaveRecord,
   wallClockOf,
   zonedText,
   type ContactChoice,
@@ -47,14 +44,6 @@ interface FormValues {
 const FIELDS = ['contactId', 'body', 'sendAt'] as const;
 const trim = (value: unknown) => (typeof value === 'string' ? value.trim() : value);
 
-/** A 400 ERR_VALIDATION about this form's fields, as the form's field errors (null for any other failure). */
-function fieldErrors(err: unknown): { name: (typeof FIELDS)[number]; errors: string[] }[] | null {
-  if (!(err instanceof ApiError) || err.code !== ErrorCode.ERR_VALIDATION) return null;
-  const issues = (err.details?.issues ?? []) as { path: string; message: string }[];
-  const known = issues.filter((i) => (FIELDS as readonly string[]).includes(i.path));
-  return known.length > 0 ? known.map((i) => ({ name: i.path as (typeof FIELDS)[number], errors: [i.message] })) : null;
-}
-
 /** A new schedule's send time: now + 1 hour, on the chosen day when one was clicked (company wall clock). */
 function defaultSendAt(tz: string, day?: string): Dayjs {
   const soon = wallClockOf(new Date(), tz).add(1, 'hour');
@@ -74,8 +63,6 @@ export function ScheduleModal({ open, target, onClose }: ScheduleModalProps) {
   const tz = companyTimezone(user);
   const [form] = Form.useForm<FormValues>();
   const [record, setRecord] = useState<ScheduleRecord | null>(null);
-  /** The id once saved: a failed upload after creating retries on the same schedule, never a copy. */
-  const [savedId, setSavedId] = useState<number | null>(null);
   const [picked, setPicked] = useState<ContactChoice | null>(null);
   const [pending, setPending] = useState<File | null>(null);
   const [removeStored, setRemoveStored] = useState(false);
@@ -84,6 +71,15 @@ export function ScheduleModal({ open, target, onClose }: ScheduleModalProps) {
   const creating = target.scheduleId === null;
   const readOnly = record !== null && (!record.editable || !mayChange(record, user));
 
+  const { saving, startFrom, submit: save } = useSaveRecord<ScheduleRecord>({
+    path: '/schedules',
+    form,
+    fields: FIELDS,
+    errorText: (err) => errorText(err, t),
+    savedText: t('modal.saved'),
+    onSaved: onClose,
+  });
+
   const loading = useLoadOnOpen<ScheduleRecord>({
     open,
     path: target.scheduleId === null ? null : `/schedules/${target.scheduleId}`,
@@ -91,7 +87,7 @@ export function ScheduleModal({ open, target, onClose }: ScheduleModalProps) {
       form.resetFields();
       form.setFieldsValue({ body: '', contactId: undefined, sendAt: defaultSendAt(tz, target.day) });
       setRecord(null);
-      setSavedId(target.scheduleId);
+      startFrom(target.scheduleId);
       setPicked(null);
       setPending(null);
       setRemoveStored(false);
@@ -116,7 +112,6 @@ export function ScheduleModal({ open, target, onClose }: ScheduleModalProps) {
     errorText: (err) => errorText(err, t),
     onClose,
   });
-  const { saving, guard } = useSubmitGuard((err) => errorText(err, t));
 
   // The shown schedule may be sent (or deleted) while the dialog is open: its status follows.
   useEffect(() => {
@@ -138,30 +133,7 @@ export function ScheduleModal({ open, target, onClose }: ScheduleModalProps) {
 
   const submit = (values: FormValues) => {
     const body = { body: values.body.trim(), contactId: values.contactId, sendAt: values.sendAt?.format(WALL_CLOCK) };
-    const save = async (): Promise<ScheduleRecord | null> => {
-      let saved: ScheduleRecord;
-      try {
-        saved = savedId === null ? await api.post<ScheduleRecord>('/schedules', body) : await api.put<ScheduleRecord>(`/schedules/${savedId}`, body);
-      } catch (err) {
-        const fields = fieldErrors(err);
-        if (!fields) throw err;
-        form.setFields(fields);
-        return null;
-      }
-      setSavedId(saved.id);
-      if (pending) {
-        const data = new FormData();
-        data.set('file', pending);
-        return api.post<ScheduleRecord>(`/schedules/${saved.id}/media-upload`, data);
-      }
-      if (removeStored && saved.mediaName) return api.delete<ScheduleRecord>(`/schedules/${saved.id}/media-upload`);
-      return saved;
-    };
-    return guard(save, (saved) => {
-      if (!saved) return;
-      void message.success(t('modal.saved'));
-      onClose();
-    });
+    return save(body, { attachment: { file: pending, removeStored } });
   };
 
   const storedName = record?.mediaName ?? null;

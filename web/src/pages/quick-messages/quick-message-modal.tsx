@@ -2,14 +2,13 @@ import { useRef, useState } from 'react';
 import { App, Flex, Form, Input, Modal, Spin, Switch, Typography } from 'antd';
 import type { TextAreaRef } from 'antd/es/input/TextArea';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
 import { errorText } from '../../api/errors';
 import { useAuth } from '../../auth/auth-provider';
 import { AttachmentField } from '../../components/attachment-field';
 import { ModalFooter } from '../../components/modal-footer';
 import type { QuickMessageCreateBody, QuickMessageView } from '../../api/types';
 import { useLoadOnOpen } from '../../components/use-load-on-open';
-import { useSubmitGuard } from '../../components/use-submit-guard';
+import { useSaveRecord } from '../../components/use-save-record';
 import { EmojiButton } from './emoji-button';
 
 /** A quick reply as GET /api/quick-messages answers it. */
@@ -39,20 +38,26 @@ export function QuickMessageModal({ open, quickMessageId, onClose }: QuickMessag
   const { message } = App.useApp();
   const { user } = useAuth();
   const [form] = Form.useForm<FormValues>();
-  /** The id once saved: a failed upload after creating retries on the same reply, never a copy. */
-  const [savedId, setSavedId] = useState<number | null>(null);
   const [storedName, setStoredName] = useState<string | null>(null);
   const [pending, setPending] = useState<File | null>(null);
   const [removeStored, setRemoveStored] = useState(false);
   const textArea = useRef<TextAreaRef>(null);
   const isAdmin = Boolean(user && (user.profile === 'admin' || user.super));
 
+  const { saving, startFrom, submit: save } = useSaveRecord<QuickMessageRecord>({
+    path: '/quick-messages',
+    form,
+    errorText: (err) => errorText(err, t),
+    savedText: t('common:toasts.success'),
+    onSaved: onClose,
+  });
+
   const loading = useLoadOnOpen<QuickMessageRecord>({
     open,
     path: quickMessageId === null ? null : `/quick-messages/${quickMessageId}`,
     onOpen: () => {
       form.resetFields();
-      setSavedId(quickMessageId);
+      startFrom(quickMessageId);
       setStoredName(null);
       setPending(null);
       setRemoveStored(false);
@@ -64,7 +69,6 @@ export function QuickMessageModal({ open, quickMessageId, onClose }: QuickMessag
     errorText: (err) => errorText(err, t),
     onClose,
   });
-  const { saving, guard } = useSubmitGuard((err) => errorText(err, t));
 
   const insertEmoji = (emoji: string) => {
     const element = textArea.current?.resizableTextArea?.textArea;
@@ -81,22 +85,7 @@ export function QuickMessageModal({ open, quickMessageId, onClose }: QuickMessag
 
   const submit = (values: FormValues) => {
     const body: QuickMessageCreateBody = { shortcode: values.shortcode.trim(), message: values.message, ...(isAdmin ? { geral: values.geral } : {}) };
-    const save = async () => {
-      const saved = savedId === null ? await api.post<QuickMessageRecord>('/quick-messages', body) : await api.put<QuickMessageRecord>(`/quick-messages/${savedId}`, body);
-      setSavedId(saved.id);
-      if (pending) {
-        const data = new FormData();
-        data.set('typeArch', 'quickMessage');
-        data.set('file', pending);
-        await api.post(`/quick-messages/${saved.id}/media-upload`, data);
-      } else if (removeStored && saved.mediaName) {
-        await api.delete(`/quick-messages/${saved.id}/media-upload`);
-      }
-    };
-    return guard(save, () => {
-      void message.success(t('common:toasts.success'));
-      onClose();
-    });
+    return save(body, { attachment: { file: pending, removeStored, fields: { typeArch: 'quickMessage' } } });
   };
 
   const attachmentName = pending?.name ?? (removeStored ? null : storedName);
