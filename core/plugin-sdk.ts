@@ -42,7 +42,7 @@ export { BaseModel } from './db/base.model.js';
 export { likePattern } from './db/like-pattern.js';
 export { required } from './modules/users/users.schema.js';
 export { multipartBody, takeUpload, takeUploads, type MultipartOptions, type UploadedFile } from './modules/media/media-upload.js';
-export { displayFileName, type MediaStorage } from './storage/media-storage.js';
+export { displayFileName, isStoredName, type MediaStorage } from './storage/media-storage.js';
 export { outgoingMediaKind, type OutgoingMediaKind } from './modules/messages/outgoing-media.js';
 export type { OutgoingMessage } from './modules/messages/outbound.service.js';
 export { renderTemplate, type TemplateContext } from './modules/tickets/templates.js';

@@ -3,6 +3,7 @@ import type { QueryBuilder } from 'objection';
 import {
   AppError,
   displayFileName,
+  isStoredName,
   ErrorCode,
   isPostgres,
   likePattern,
@@ -156,7 +157,8 @@ export class AnnouncementsService {
    * users only, and announcements are read by every company.
    */
   async image(actor: AuthUser, file: string): Promise<{ companyId: number; file: string }> {
-    const announcement = await Announcement.query(this.app.db).findOne({ mediaPath: file });
+    // Not a name the storage makes (a NUL, a path…): no lookup, which PostgreSQL would refuse.
+    const announcement = isStoredName(file) ? await Announcement.query(this.app.db).findOne({ mediaPath: file }) : undefined;
     if (!announcement || (!announcement.status && !actor.super)) throw new NotFoundError(ErrorCode.ERR_NO_MEDIA_FOUND);
     return { companyId: announcement.companyId, file };
   }
