@@ -13,6 +13,7 @@ export default definePlugin({
   name: 'campaigns',
   flag: 'useCampaigns',
   migrations: 'migrations',
+  web: 'web',
   routes(router: AppRouter, app: PluginApp) {
     contactListsRoutes(router, app);
     campaignSettingsRoutes(router, app);

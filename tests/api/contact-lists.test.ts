@@ -69,8 +69,8 @@ describe('contact lists', () => {
   it('a user creates, reads, searches, pages and renames lists; every user of the company sees them live, no other company', async () => {
     const created = await createList(agent.token, '  Clientes VIP  ');
     expect(created).toMatchObject({ name: 'Clientes VIP', contactsCount: 0, check: { total: 0, checked: 0, valid: 0, invalid: 0, running: false, waiting: null } });
-    const frame = await listFrame(agentSocket, t.companyId, (d) => d.action === 'create' && d.record.id === created.id);
-    expect((frame.data as { record: unknown }).record).toEqual(created);
+    const frame = await listFrame(agentSocket, t.companyId, (d) => d.action === 'create' && d.contactList.id === created.id);
+    expect((frame.data as { contactList: unknown }).contactList).toEqual(created);
 
     expect((await server.call('GET', `/api/contact-lists/${created.id}`, { token: t.admin.token })).body).toEqual(created);
     for (let i = 0; i < 21; i += 1) await createList(t.admin.token, `Lote ${String(i).padStart(2, '0')}`);
@@ -88,7 +88,7 @@ describe('contact lists', () => {
 
     const renamed = await server.call('PUT', `/api/contact-lists/${created.id}`, { token: agent.token, body: { name: 'Clientes Ouro' } });
     expect(renamed).toMatchObject({ status: 200, body: { id: created.id, name: 'Clientes Ouro' } });
-    await listFrame(agentSocket, t.companyId, (d) => d.action === 'update' && d.record.name === 'Clientes Ouro');
+    await listFrame(agentSocket, t.companyId, (d) => d.action === 'update' && d.contactList.name === 'Clientes Ouro');
     await quietFor();
     expect(otherSocket.frames.filter((f) => String(f.channel).includes('ContactList'))).toEqual([]);
   });
@@ -108,7 +108,7 @@ describe('contact lists', () => {
     expect((await server.call('DELETE', `/api/contact-lists/${list.id}`, { token: agent.token })).status).toBe(403);
     expect(await itemsOf(list.id)).toHaveLength(1);
     expect((await server.call('DELETE', `/api/contact-lists/${list.id}`, { token: t.admin.token })).status).toBe(204);
-    await listFrame(agentSocket, t.companyId, (d) => d.action === 'delete' && d.id === list.id);
+    await listFrame(agentSocket, t.companyId, (d) => d.action === 'delete' && d.contactListId === list.id);
     expect(await itemsOf(list.id)).toEqual([]);
     expect((await server.call('GET', `/api/contact-lists/${list.id}`, { token: t.admin.token })).status).toBe(404);
   });
@@ -124,8 +124,8 @@ describe('list contacts', () => {
     const item = await addItem(agent.token, { name: 'Maria Souza', number: '+55 (11) 8765-4321', email: 'Maria@Exemplo.com', contactListId: String(list.id) });
     expect(item).toMatchObject({ contactListId: list.id, companyId: t.companyId, name: 'Maria Souza', number: '5511987654321', email: 'maria@exemplo.com', isWhatsappValid: null });
     for (const channel of [`company-${t.companyId}-ContactListItem`, `company-${t.companyId}-ContactListItem-${list.id}`]) {
-      const frame = await agentSocket.next((f) => f.channel === channel && (f.data as { action: string; record: { id: number } }).action === 'create' && (f.data as { record: { id: number } }).record.id === item.id);
-      expect((frame.data as { record: unknown }).record).toEqual(item);
+      const frame = await agentSocket.next((f) => f.channel === channel && (f.data as { action: string }).action === 'create' && (f.data as { contactListItem: { id: number } }).contactListItem.id === item.id);
+      expect((frame.data as { contactListItem: unknown }).contactListItem).toEqual(item);
     }
     expect((await server.call('GET', `/api/contact-list-items/${item.id}`, { token: agent.token })).body).toEqual(item);
     expect((await server.call('GET', `/api/contact-lists/${list.id}`, { token: agent.token })).body.contactsCount).toBe(1);
@@ -186,7 +186,7 @@ describe('list contacts', () => {
     const item = await addItem(agent.token, { name: 'Davi', number: '5511987650005', contactListId: list.id });
     expect((await server.call('DELETE', `/api/contact-list-items/${item.id}`, { token: agent.token })).status).toBe(403);
     expect((await server.call('DELETE', `/api/contact-list-items/${item.id}`, { token: t.admin.token })).status).toBe(204);
-    await agentSocket.next((f) => f.channel === `company-${t.companyId}-ContactListItem-${list.id}` && (f.data as { action: string; id: number }).action === 'delete');
+    await agentSocket.next((f) => f.channel === `company-${t.companyId}-ContactListItem-${list.id}` && (f.data as { action: string; contactListItemId: number }).contactListItemId === item.id);
     expect((await server.call('GET', `/api/contact-list-items/${item.id}`, { token: t.admin.token })).status).toBe(404);
   });
 });
@@ -271,8 +271,8 @@ describe('the WhatsApp check', () => {
   it('with no connected connection the list waits and says why', async () => {
     const list = await createList(agent.token, 'Sem conexão');
     await addItem(agent.token, { name: 'Ana', number: '5511987650400', contactListId: list.id });
-    const frame = await listFrame(agentSocket, t.companyId, (d) => d.action === 'check' && d.id === list.id && d.check.waiting === 'no_connection');
-    expect((frame.data as { check: unknown }).check).toEqual({ total: 1, checked: 0, valid: 0, invalid: 0, running: false, waiting: 'no_connection' });
+    const frame = await listFrame(agentSocket, t.companyId, (d) => d.action === 'update' && d.contactList.id === list.id && d.contactList.check.waiting === 'no_connection');
+    expect((frame.data as { contactList: { check: unknown } }).contactList.check).toEqual({ total: 1, checked: 0, valid: 0, invalid: 0, running: false, waiting: 'no_connection' });
   });
 
   it('marks each number valid or invalid through a connected connection, in batches, with live progress to the company only', async () => {
@@ -287,15 +287,16 @@ describe('the WhatsApp check', () => {
       const res = await upload(checked.admin.token, list.id, 'grande.xlsx', await xlsx(rows));
       expect(res.body).toMatchObject({ create: 120, rejected: [] });
 
-      const done = await socket.next(
-        (f) => f.channel === `company-${checked.companyId}-ContactList` && (f.data as { action: string; check: { checked: number } }).action === 'check' && (f.data as { check: { checked: number } }).check.checked === 120,
-        20_000,
-      );
-      expect((done.data as { check: unknown }).check).toEqual({ total: 120, checked: 120, valid: 108, invalid: 12, running: false, waiting: null });
+      const checkOf = (f: Record<string, unknown>) => (f.data as { contactList: { check: { checked: number } } }).contactList.check;
+      const progressFrame = (f: Record<string, unknown>) =>
+        f.channel === `company-${checked.companyId}-ContactList` && (f.data as { action: string; contactList: { id: number } }).contactList?.id === list.id;
+      const done = await socket.next((f) => progressFrame(f) && checkOf(f).checked === 120, 20_000);
+      expect(checkOf(done)).toEqual({ total: 120, checked: 120, valid: 108, invalid: 12, running: false, waiting: null });
       await quietFor();
-      const progress = socket.frames.filter((f) => f.channel === `company-${checked.companyId}-ContactList` && (f.data as { action: string }).action === 'check');
-      // After each batch, then once more when the job finds nothing left.
-      expect(progress.map((f) => (f.data as { check: { checked: number } }).check.checked)).toEqual([50, 100, 120, 120]);
+      // The list's updates after each batch of 50 (then once more when the job finds nothing left).
+      const seen = socket.frames.filter(progressFrame).map((f) => checkOf(f).checked);
+      expect(seen).toEqual(expect.arrayContaining([50, 100, 120]));
+      expect(seen.at(-1)).toBe(120);
       const batches = socket.frames.filter((f) => f.channel === `company-${checked.companyId}-ContactListItem-${list.id}` && (f.data as { action: string }).action === 'checked');
       expect(batches.map((f) => (f.data as { items: unknown[] }).items.length)).toEqual([50, 50, 20]);
 

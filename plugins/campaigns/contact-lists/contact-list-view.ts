@@ -69,7 +69,7 @@ export function publishList(realtime: PluginRealtime, companyId: number, event: 
 
 /** An item's frame goes to the company's channel and to its list's. A check batch only to its list's. */
 export function publishItem(realtime: PluginRealtime, companyId: number, event: ContactListItemEvent): void {
-  const listId = 'record' in event ? event.record.contactListId : event.contactListId;
+  const listId = 'contactListItem' in event ? event.contactListItem.contactListId : event.contactListId;
   if (event.action !== 'checked') realtime.publish(companyId, `company-${companyId}-ContactListItem`, event);
   realtime.publish(companyId, `company-${companyId}-ContactListItem-${listId}`, event);
 }

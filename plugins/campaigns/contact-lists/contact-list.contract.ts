@@ -68,16 +68,13 @@ export interface ContactListImportReport {
   rows: { row: number; name: string; number: string; email: string; action: 'create' | 'update' | 'unchanged' | 'rejected' }[];
 }
 
-/** The frames of company-{id}-ContactList. */
-export type ContactListEvent =
-  | { action: 'create' | 'update'; record: ContactListView }
-  | { action: 'delete'; id: number }
-  | { action: 'check'; id: number; check: ContactListCheck };
+/** The frames of company-{id}-ContactList; the WhatsApp check's progress comes as updates of the list. */
+export type ContactListEvent = { action: 'create' | 'update'; contactList: ContactListView } | { action: 'delete'; contactListId: number };
 
 /** The frames of company-{id}-ContactListItem and company-{id}-ContactListItem-{listId}. */
 export type ContactListItemEvent =
-  | { action: 'create' | 'update'; record: ContactListItemView }
-  | { action: 'delete'; id: number; contactListId: number }
+  | { action: 'create' | 'update'; contactListItem: ContactListItemView }
+  | { action: 'delete'; contactListItemId: number; contactListId: number }
   /** Many items changed at once (an import): refetch. */
   | { action: 'reload'; contactListId: number }
   /** A batch of the WhatsApp check. */

@@ -86,7 +86,7 @@ export class ContactListsService {
       await ContactList.query(trx).deleteById(id);
     });
     await this.app.jobs.cancel({ name: 'campaigns.contactList.check', data: { companyId, contactListId: id } }).catch(() => 0);
-    publishList(this.app.realtime, companyId, { action: 'delete', id });
+    publishList(this.app.realtime, companyId, { action: 'delete', contactListId: id });
   }
 
   /** POST /contact-lists/:id/check: checks on WhatsApp the numbers the list owes (after a connection came back, say). */
@@ -137,7 +137,7 @@ export class ContactListsService {
       });
     });
     const view = toItemView(item);
-    publishItem(this.app.realtime, companyId, { action: 'create', record: view });
+    publishItem(this.app.realtime, companyId, { action: 'create', contactListItem: view });
     await this.check.start(companyId, item.contactListId);
     await this.announceList(companyId, item.contactListId, 'update');
     return view;
@@ -160,7 +160,7 @@ export class ContactListsService {
       return { item, numberChanged };
     });
     const view = toItemView(item);
-    publishItem(this.app.realtime, companyId, { action: 'update', record: view });
+    publishItem(this.app.realtime, companyId, { action: 'update', contactListItem: view });
     if (numberChanged) {
       await this.check.start(companyId, item.contactListId);
       await this.announceList(companyId, item.contactListId, 'update');
@@ -176,7 +176,7 @@ export class ContactListsService {
     if (!item) throw itemNotFound();
     const deleted = await ContactListItem.query(this.app.db).delete().where({ id, companyId });
     if (deleted === 0) throw itemNotFound();
-    publishItem(this.app.realtime, companyId, { action: 'delete', id, contactListId: item.contactListId });
+    publishItem(this.app.realtime, companyId, { action: 'delete', contactListItemId: id, contactListId: item.contactListId });
     await this.announceList(companyId, item.contactListId, 'update');
   }
 
@@ -271,10 +271,10 @@ export class ContactListsService {
   }
 
   private async announceList(companyId: number, id: number, action: 'create' | 'update'): Promise<ContactListView> {
-    const record = await loadListView(this.app.db, companyId, id);
-    if (!record) throw listNotFound();
-    publishList(this.app.realtime, companyId, { action, record });
-    return record;
+    const contactList = await loadListView(this.app.db, companyId, id);
+    if (!contactList) throw listNotFound();
+    publishList(this.app.realtime, companyId, { action, contactList });
+    return contactList;
   }
 }
 

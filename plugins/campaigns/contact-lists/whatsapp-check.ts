@@ -74,6 +74,6 @@ export class WhatsappCheck {
 
   private async progress(companyId: number, contactListId: number): Promise<void> {
     const view = await loadListView(this.app.db, companyId, contactListId);
-    if (view) publishList(this.app.realtime, companyId, { action: 'check', id: contactListId, check: view.check });
+    if (view) publishList(this.app.realtime, companyId, { action: 'update', contactList: view });
   }
 }
