@@ -1,4 +1,4 @@
-import { definePlugin, type AppRouter, type PluginApp } from 'atende/plugin';
+import { definePlugin, Events, type AppRouter, type PluginApp } from 'atende/plugin';
 import { campaignsOf } from './campaigns-of.js';
 import { contactListsRoutes } from './contact-lists/contact-lists.routes.js';
 import { CHECK_JOB } from './contact-lists/whatsapp-check.js';
@@ -23,6 +23,10 @@ export default definePlugin({
     jobs.define<{ companyId: number; contactListId: number }>(CHECK_JOB, async ({ companyId, contactListId }) => campaignsOf(app).check.run(Number(companyId), Number(contactListId)), {
       concurrency: 1,
     });
+  },
+  events: {
+    // Durable: a list that waited for a connection is not forgotten by a crash at that moment.
+    [Events.whatsappConnected]: { durable: true, handle: async (event, app) => campaignsOf(app).check.resumeWaiting(event.companyId!) },
   },
   register(app) {
     campaignsOf(app);

@@ -273,6 +273,11 @@ describe('the WhatsApp check', () => {
     await addItem(agent.token, { name: 'Ana', number: '5511987650400', contactListId: list.id });
     const frame = await listFrame(agentSocket, t.companyId, (d) => d.action === 'update' && d.contactList.id === list.id && d.contactList.check.waiting === 'no_connection');
     expect((frame.data as { contactList: { check: unknown } }).contactList.check).toEqual({ total: 1, checked: 0, valid: 0, invalid: 0, running: false, waiting: 'no_connection' });
+
+    // A connection of the company connects: the list that waited is checked.
+    await createConnection(server, t, 'Chegou');
+    const resumed = await listFrame(agentSocket, t.companyId, (d) => d.action === 'update' && d.contactList.id === list.id && d.contactList.check.checked === 1, 15_000);
+    expect((resumed.data as { contactList: { check: unknown } }).contactList.check).toEqual({ total: 1, checked: 1, valid: 1, invalid: 0, running: false, waiting: null });
   });
 
   it('marks each number valid or invalid through a connected connection, in batches, with live progress to the company only', async () => {

@@ -16,7 +16,7 @@ import type { ContactListChoice, ContactListImportReport, ContactListItemPage, C
 import { ContactList, ContactListItem } from './contact-list.model.js';
 import { loadListView, publishItem, publishList, toItemView, toListViews } from './contact-list-view.js';
 import { CONTACT_LIST_ITEMS_PAGE_SIZE, CONTACT_LISTS_PAGE_SIZE, type CreateItemInput, type ListContactListsQuery, type ListItemsQuery, type UpdateItemInput } from './contact-lists.schema.js';
-import type { WhatsappCheck } from './whatsapp-check.js';
+import { CHECK_JOB, type WhatsappCheck } from './whatsapp-check.js';
 
 /** Rows written or looked up per statement (SQLite's bound-parameter limit). */
 const CHUNK = 500;
@@ -85,7 +85,7 @@ export class ContactListsService {
       await ContactListItem.query(trx).delete().where({ companyId, contactListId: id });
       await ContactList.query(trx).deleteById(id);
     });
-    await this.app.jobs.cancel({ name: 'campaigns.contactList.check', data: { companyId, contactListId: id } }).catch(() => 0);
+    await this.app.jobs.cancel({ name: CHECK_JOB, data: { companyId, contactListId: id } }).catch(() => 0);
     publishList(this.app.realtime, companyId, { action: 'delete', contactListId: id });
   }
 

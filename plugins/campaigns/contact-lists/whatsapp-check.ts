@@ -17,7 +17,7 @@ const BATCHES_PER_RUN = 20;
  * nothing and the job, run again, goes on where it was. Batches of 50 numbers through one
  * connected connection of the company, the event loop given back between batches, progress
  * published on the list's channel after each. No connected connection: the list shows why it
- * waits, and a later request (POST /contact-lists/:id/check, an import) starts it again.
+ * waits until a connection of the company connects (or POST /contact-lists/:id/check, an import).
  */
 export class WhatsappCheck {
   constructor(
@@ -29,6 +29,12 @@ export class WhatsappCheck {
   async start(companyId: number, contactListId: number): Promise<void> {
     await ContactList.query(this.app.db).where({ id: contactListId, companyId }).patch({ checkWaiting: null });
     await this.app.jobs.now(CHECK_JOB, { companyId, contactListId });
+  }
+
+  /** A connection of the company connected: the lists that waited for one are checked now. */
+  async resumeWaiting(companyId: number): Promise<void> {
+    const waiting = await ContactList.query(this.app.db).where({ companyId, checkWaiting: 'no_connection' }).select('id');
+    for (const { id } of waiting) await this.start(companyId, id);
   }
 
   async run(companyId: number, contactListId: number): Promise<void> {
