@@ -47,4 +47,7 @@ export { outgoingMediaKind, type OutgoingMediaKind } from './modules/messages/ou
 export type { OutgoingMessage } from './modules/messages/outbound.service.js';
 export { renderTemplate, type TemplateContext } from './modules/tickets/templates.js';
 export { nextDay, zonedDayStart, zonedInstant } from './time/zoned-time.js';
+export { contactEmail, contactName, contactNumber } from './modules/contacts/contacts.schema.js';
+export { canonicalNumber } from './channels/phone.js';
+export { readContactsFile, type ContactsFile, type ContactsFileRow } from './plugins/contacts-file-sdk.js';
 export type { PlanFlag } from './contract/views.js';

@@ -93,6 +93,12 @@ const ERROR_CODES = [
   'ERR_NO_CHAT_FOUND',
   // File lists
   'ERR_NO_FILE_LIST_FOUND',
+  // Campaigns
+  'ERR_CAMPAIGNS_DISABLED',
+  'ERR_NO_CONTACT_LIST_FOUND',
+  'ERR_NO_CONTACT_LIST_ITEM_FOUND',
+  'ERR_CONTACT_LIST_ITEM_EXISTS',
+  'ERR_NO_CONNECTED_WAPP',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

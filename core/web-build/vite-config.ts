@@ -77,6 +77,9 @@ export async function webViteConfig({ pluginWebs, outDir }: WebBuildOptions): Pr
         // The SDK only re-exports: a plugin's menu entry importing a gate from it must not load every
         // shared component into the first page load.
         treeshake: { moduleSideEffects: (id: string) => !id.endsWith('/web/src/sdk.ts') },
+        // A chunk that only shares code between others takes its name from a folder (antd's `es`),
+        // which could pass for a language's strings: shared chunks say so in their name.
+        output: { chunkFileNames: (chunk: { isDynamicEntry: boolean; isEntry: boolean }) => (chunk.isDynamicEntry || chunk.isEntry ? 'assets/[name]-[hash].js' : 'assets/shared-[name]-[hash].js') },
       },
     },
   };

@@ -67,6 +67,7 @@ const ticketScoped: Record<string, () => Probe[]> = {
 
 const ANNOUNCEMENT = 'a platform announcement: super users write them, every user reads the active ones (tests/api/announcements.test.ts)';
 const FILE_LIST = "a file list of the company: admins write it, every user reads it; sending it into a ticket is ticket-scoped";
+const CONTACT_LIST = "a campaign contact list of the company or one of its contacts: no ticket; every user reads and edits, admins delete (tests/api/contact-lists.test.ts)";
 const INTERNAL_CHAT = "an internal chat between the company's users: no ticket; its members only (tests/api/internal-chat.test.ts)";
 
 /** Routes with an id that reach no ticket, and why. */
@@ -134,6 +135,14 @@ const notTicketScoped: Record<string, string> = {
   'PUT /api/files/:id': FILE_LIST,
   'DELETE /api/files/:id': FILE_LIST,
   'POST /api/files/uploadList/:fileId': FILE_LIST,
+  'GET /api/contact-lists/:id': CONTACT_LIST,
+  'PUT /api/contact-lists/:id': CONTACT_LIST,
+  'DELETE /api/contact-lists/:id': CONTACT_LIST,
+  'POST /api/contact-lists/:id/upload': CONTACT_LIST,
+  'POST /api/contact-lists/:id/check': CONTACT_LIST,
+  'GET /api/contact-list-items/:id': CONTACT_LIST,
+  'PUT /api/contact-list-items/:id': CONTACT_LIST,
+  'DELETE /api/contact-list-items/:id': CONTACT_LIST,
 };
 
 /** Join frames that take a ticket id; the others join rooms of no ticket, and why. */

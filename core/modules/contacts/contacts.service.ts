@@ -273,6 +273,39 @@ export class ContactsService {
     return toCsv(rows);
   }
 
+  /**
+   * For plugins (campaign contact lists): each number as WhatsApp knows it (its canonical digits),
+   * or null when it has no WhatsApp, asked of one connected session of the company (the default
+   * connection first), in order. Answers null when no session is connected; a check that fails
+   * midway throws 400 ERR_WAPP_CHECK_CONTACT. The caller batches: a call checks what it is given.
+   */
+  async checkWhatsappNumbers(companyId: number, numbers: readonly string[]): Promise<(string | null)[] | null> {
+    const connections = await Whatsapp.query(this.infra.db)
+      .where('companyId', companyId)
+      .select('id')
+      .orderBy([{ column: 'isDefault', order: 'desc' }, { column: 'id' }]);
+    for (const { id } of connections) {
+      let driver;
+      try {
+        driver = this.deps.sessions.driverFor(id);
+      } catch {
+        continue; // not connected
+      }
+      const answers: (string | null)[] = [];
+      for (const number of numbers) {
+        try {
+          const canonical = await driver.checkNumber(number);
+          answers.push(canonical ? canonical.replace(/\D/g, '') : null);
+        } catch (err) {
+          this.infra.log.warn({ err, connectionId: id }, 'whatsapp number check failed');
+          throw new AppError(ErrorCode.ERR_WAPP_CHECK_CONTACT, 400, 'Could not check the number on WhatsApp');
+        }
+      }
+      return answers;
+    }
+    return null;
+  }
+
   // ---- helpers ------------------------------------------------------------------------------
 
   /**

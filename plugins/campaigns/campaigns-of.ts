@@ -1,0 +1,27 @@
+import type { PluginApp } from 'atende/plugin';
+import { CampaignsGate } from './campaigns-gate.js';
+import { ContactListsService } from './contact-lists/contact-lists.service.js';
+import { WhatsappCheck } from './contact-lists/whatsapp-check.js';
+import { CampaignSettingsService } from './settings/campaign-settings.service.js';
+
+export interface CampaignsParts {
+  gate: CampaignsGate;
+  check: WhatsappCheck;
+  contactLists: ContactListsService;
+  settings: CampaignSettingsService;
+}
+
+/** Keyed by the plugin's app: one server builds them once; a test process may run several servers. */
+const built = new WeakMap<PluginApp, CampaignsParts>();
+
+/** The plugin's services, built once for its app. Each area (contact lists, settings, next campaigns) adds its own here. */
+export function campaignsOf(app: PluginApp): CampaignsParts {
+  let parts = built.get(app);
+  if (!parts) {
+    const gate = new CampaignsGate(app);
+    const check = new WhatsappCheck(app, gate);
+    parts = { gate, check, contactLists: new ContactListsService(app, check), settings: new CampaignSettingsService(app) };
+    built.set(app, parts);
+  }
+  return parts;
+}
