@@ -48,3 +48,4 @@ export type { OutgoingMessage } from './modules/messages/outbound.service.js';
 export { renderTemplate, type TemplateContext } from './modules/tickets/templates.js';
 export { nextDay, zonedDayStart, zonedInstant } from './time/zoned-time.js';
 export type { PlanFlag } from './contract/views.js';
+export type { SecretBox } from './auth/sealed-secrets.js';

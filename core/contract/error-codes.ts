@@ -93,6 +93,10 @@ const ERROR_CODES = [
   'ERR_NO_CHAT_FOUND',
   // File lists
   'ERR_NO_FILE_LIST_FOUND',
+  // Outgoing calls
+  'ERR_URL_NOT_ALLOWED',
+  // AI prompts
+  'ERR_NO_PROMPT_FOUND',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

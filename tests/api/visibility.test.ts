@@ -134,6 +134,9 @@ const notTicketScoped: Record<string, string> = {
   'PUT /api/files/:id': FILE_LIST,
   'DELETE /api/files/:id': FILE_LIST,
   'POST /api/files/uploadList/:fileId': FILE_LIST,
+  'GET /api/prompt/:id': "an AI prompt of the company: no ticket (tests/api/prompts.test.ts)",
+  'PUT /api/prompt/:id': "an AI prompt of the company: no ticket; admins write it",
+  'DELETE /api/prompt/:id': "an AI prompt of the company: no ticket; admins write it",
 };
 
 /** Join frames that take a ticket id; the others join rooms of no ticket, and why. */

@@ -84,6 +84,8 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_ANNOUNCEMENT_NOT_AN_IMAGE: 'A imagem deve ser um arquivo PNG ou JPEG (png, jpg, jpeg).',
     ERR_NO_CHAT_FOUND: 'Conversa não encontrada ou você não participa dela.',
     ERR_NO_FILE_LIST_FOUND: 'Nenhuma lista de arquivos encontrada com este ID.',
+    ERR_URL_NOT_ALLOWED: 'Este endereço não é permitido: a rede interna do servidor não pode ser chamada.',
+    ERR_NO_PROMPT_FOUND: 'Nenhum prompt encontrado com este ID.',
   },
   en: {
     ERR_BAD_REQUEST: 'Invalid request.',
@@ -163,6 +165,8 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_ANNOUNCEMENT_NOT_AN_IMAGE: 'The image must be a PNG or JPEG file (png, jpg, jpeg).',
     ERR_NO_CHAT_FOUND: 'Chat not found, or you are not one of its members.',
     ERR_NO_FILE_LIST_FOUND: 'No file list found with this ID.',
+    ERR_URL_NOT_ALLOWED: "This address is not allowed: the server's internal network cannot be called.",
+    ERR_NO_PROMPT_FOUND: 'No prompt found with this ID.',
   },
   es: {
     ERR_BAD_REQUEST: 'Solicitud inválida.',
@@ -242,5 +246,7 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_ANNOUNCEMENT_NOT_AN_IMAGE: 'La imagen debe ser un archivo PNG o JPEG (png, jpg, jpeg).',
     ERR_NO_CHAT_FOUND: 'Conversación no encontrada o usted no participa en ella.',
     ERR_NO_FILE_LIST_FOUND: 'No se encontró ninguna lista de archivos con este ID.',
+    ERR_URL_NOT_ALLOWED: 'Esta dirección no está permitida: la red interna del servidor no se puede llamar.',
+    ERR_NO_PROMPT_FOUND: 'No se encontró ningún prompt con este ID.',
   },
 };
