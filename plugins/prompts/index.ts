@@ -9,6 +9,7 @@ export default definePlugin({
   flag: 'useOpenAi',
   config: promptsConfig,
   migrations: 'migrations',
+  web: 'web',
   routes: promptsRoutes,
   steps: {
     answer: (turn, app) => promptsOf(app).bot.answer(turn),
