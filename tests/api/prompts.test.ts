@@ -55,15 +55,19 @@ async function receivedWith(connectionId: number, number: string, text: string):
 }
 
 /** A customer writes; answers once the message is stored and its turn (the bot's answer) has run. */
-async function talk(connectionId: number, message: { from: string; name?: string; body: string }): Promise<void> {
+async function talk(connectionId: number, message: { from: string; name?: string; body: string }, asks = true): Promise<void> {
+  const before = fake.requests.length;
   const wid = await customerWrites(server, t, connectionId, message);
   await eventually(async () => db()('messages').where({ wid }).first(), 5000, 'the message stored');
+  // The turn is queued once the message is committed: wait for it to reach the server (or a while, when it must not).
+  if (asks) await eventually(async () => fake.requests.length > before, 5000, 'the bot asking its server');
+  else await new Promise((r) => setTimeout(r, 300));
   await server.atende.container.services.pipeline.steps.idle();
 }
 
 beforeAll(async () => {
   fake = await startFakeOpenAi();
-  server = await startTestServer({ simulator: true, allowPrivateUrls: true, pluginConfig: { prompts: { timeoutMs: 400 } } });
+  server = await startTestServer({ simulator: true, allowPrivateUrls: true, pluginConfig: { prompts: { timeoutMs: 1500 } } });
   t = await withPlan(server, { limits: { connections: 20, queues: 10 } });
   other = await createTenant(server, 'Outra Prompt');
   queueId = await createQueue(server, t, 'Atendimento');
@@ -234,7 +238,7 @@ describe('the bot on the conversation', () => {
     const texts = await receivedWith(phone, number, 'Um atendente vai falar com você.');
     expect(texts[0]).toBe('Um atendente vai falar com você.');
     expect(texts.join('\n')).not.toContain('Transferir');
-    await talk(phone, { from: number, body: 'Alô?' });
+    await talk(phone, { from: number, body: 'Alô?' }, false);
     expect(fake.requests).toHaveLength(1);
   });
 
@@ -254,7 +258,7 @@ describe('the bot on the conversation', () => {
     const prompt = await createPrompt();
     const phone = await createConnection(server, t, 'Bot lento', { promptId: prompt.id });
     const number = nextNumber();
-    fake.answer = () => ({ text: 'tarde demais', delayMs: 2000 });
+    fake.answer = () => ({ text: 'tarde demais', delayMs: 4000 });
     await talk(phone, { from: number, body: 'Oi' });
     expect(await ticketOf(number)).toMatchObject({ status: 'pending', queueId, useIntegration: false });
     expect(await received(phone, number)).not.toContain('tarde demais');
@@ -266,7 +270,7 @@ describe('the bot on the conversation', () => {
     const botQueue = await createQueue(server, t, 'Vendas IA', { promptId: prompt.id });
     const phone = await createConnection(server, t, 'Fila com bot', { queueIds: [botQueue] });
     const number = nextNumber();
-    await talk(phone, { from: number, body: 'Bom dia' });
+    await talk(phone, { from: number, body: 'Bom dia' }, false);
     expect(await ticketOf(number)).toMatchObject({ queueId: botQueue });
     await talk(phone, { from: number, body: 'Tem promoção?' });
     expect(await ticketOf(number)).toMatchObject({ queueId: botQueue, useIntegration: true, promptId: prompt.id });
@@ -283,7 +287,7 @@ describe('the bot on the conversation', () => {
     const accepted = await server.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin.token, body: { status: 'open', userId: t.admin.id } });
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
     expect(accepted.body).toMatchObject({ useIntegration: false, promptId: null });
-    await talk(phone, { from: number, body: 'Ainda aí?' });
+    await talk(phone, { from: number, body: 'Ainda aí?' }, false);
     expect(fake.requests).toHaveLength(1);
 
     const resolved = await server.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin.token, body: { status: 'closed' } });
