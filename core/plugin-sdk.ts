@@ -51,3 +51,4 @@ export { contactEmail, contactName, contactNumber } from './modules/contacts/con
 export { canonicalNumber } from './channels/phone.js';
 export { readContactsFile, type ContactsFile, type ContactsFileRow } from './plugins/contacts-file-sdk.js';
 export type { PlanFlag } from './contract/views.js';
+export type { SecretBox } from './auth/sealed-secrets.js';

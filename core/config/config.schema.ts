@@ -113,6 +113,11 @@ export const configEntries = {
     doc: 'How long one conversation step may take (ms) before the ticket is handed to the agents',
     schema: z.coerce.number().int().min(1).default(30_000),
   },
+  allowPrivateUrls: {
+    env: ['ATENDE_ALLOW_PRIVATE_URLS'],
+    doc: 'Lets outgoing calls (AI servers, webhooks) reach private, loopback and link-local addresses; off, a tenant cannot make the server probe its own network',
+    schema: z.preprocess((v) => (typeof v === 'string' ? v === 'true' || v === '1' : v), z.boolean().default(false)),
+  },
 } as const;
 
 export type ConfigKey = keyof typeof configEntries;

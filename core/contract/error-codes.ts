@@ -99,6 +99,10 @@ const ERROR_CODES = [
   'ERR_NO_CONTACT_LIST_ITEM_FOUND',
   'ERR_CONTACT_LIST_ITEM_EXISTS',
   'ERR_NO_CONNECTED_WAPP',
+  // Outgoing calls
+  'ERR_URL_NOT_ALLOWED',
+  // AI prompts
+  'ERR_NO_PROMPT_FOUND',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

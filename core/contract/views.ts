@@ -40,6 +40,8 @@ export interface MessageView {
   userId: number | null;
   body: string;
   fromMe: boolean;
+  /** The bot (a conversation step's name, `prompts.answer`) that wrote it; null for people. */
+  bot: string | null;
   read: boolean;
   /** 0 waiting, 1 sent, 2 delivered, 3 read, 4–5 played. */
   ack: number;

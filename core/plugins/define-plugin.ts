@@ -9,6 +9,7 @@ import type { Logger } from '../logger.js';
 import type { Turn } from '../modules/pipeline/steps/conversation-steps.js';
 import { FEATURE_KEY, type PlanLabel, type PlanLimitDeclaration } from '../modules/plans/plan-catalogue.js';
 import type { MediaStorage } from '../storage/media-storage.js';
+import type { SecretBox } from '../auth/sealed-secrets.js';
 
 /**
  * The core services a plugin may call: the stable facade of the SDK. A service joins it here, in
@@ -53,6 +54,14 @@ export interface PluginApp<C = unknown> {
   /** The plugin's own config, parsed by its `config` schema at start-up. */
   config: C;
   services: PluginServices;
+  /**
+   * Outgoing calls to addresses a tenant chose: `checkUrl(url)` is the product's one check before
+   * such a call (http or https; a private, loopback or link-local address refused with 400
+   * ERR_URL_NOT_ALLOWED unless the server's config has allowPrivateUrls).
+   */
+  outgoing: { checkUrl(url: string): Promise<URL>; allowPrivateUrls: boolean };
+  /** Secrets stored sealed (AES-256-GCM) with the plugin's own key, derived from the server's config secret. */
+  secrets: SecretBox;
   /**
    * What another installed plugin `provides` (built once, on first use), or undefined when it is
    * not installed or provides nothing. Its type is the caller's to declare: plugins import nothing

@@ -2,6 +2,8 @@ import Router from '@koa/router';
 import type { Next } from 'koa';
 import { exponential } from 'agenda';
 import { ConfigError } from '../config/load-config.js';
+import { sealedSecrets } from '../auth/sealed-secrets.js';
+import { checkOutgoingUrl } from '../outgoing/outgoing-url.js';
 import type { Container } from '../container.js';
 import type { DomainEvent, EventOf, KnownEventName } from '../events/event-bus.js';
 import { PlanFeatureDisabledError } from '../errors.js';
@@ -206,6 +208,11 @@ export class PluginHost {
       },
       config: plugin.config,
       services,
+      outgoing: {
+        checkUrl: (url) => checkOutgoingUrl(url, { allowPrivate: this.c.config.allowPrivateUrls }),
+        allowPrivateUrls: this.c.config.allowPrivateUrls,
+      },
+      secrets: sealedSecrets(this.c.config.jwtSecret, `plugin:${name}`),
       plugin: <T extends object>(other: string) => this.provision(other) as T | undefined,
     };
   }

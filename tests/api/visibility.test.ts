@@ -143,6 +143,9 @@ const notTicketScoped: Record<string, string> = {
   'GET /api/contact-list-items/:id': CONTACT_LIST,
   'PUT /api/contact-list-items/:id': CONTACT_LIST,
   'DELETE /api/contact-list-items/:id': CONTACT_LIST,
+  'GET /api/prompt/:id': "an AI prompt of the company: no ticket (tests/api/prompts.test.ts)",
+  'PUT /api/prompt/:id': "an AI prompt of the company: no ticket; admins write it",
+  'DELETE /api/prompt/:id': "an AI prompt of the company: no ticket; admins write it",
 };
 
 /** Join frames that take a ticket id; the others join rooms of no ticket, and why. */

@@ -28,7 +28,17 @@ export { playChime } from './pages/tickets/message-alerts';
 export { mayView as mayViewTicket } from './pages/tickets/ticket-rules';
 
 // Pages, menu entries and their gates
-export { definePluginWeb, type ComposerAction, type ComposerActionProps, type HeaderItem, type PageDefinition, type PluginWeb } from './pages/registry';
+export {
+  definePluginWeb,
+  type ComposerAction,
+  type ComposerActionProps,
+  type CoreForm,
+  type FormField,
+  type FormFieldProps,
+  type HeaderItem,
+  type PageDefinition,
+  type PluginWeb,
+} from './pages/registry';
 export { isAdmin, isSuper, planAllows, type Gate, type GateContext } from './pages/gates';
 
 // Translations: each page registers its own namespace

@@ -13,6 +13,7 @@ export function toMessageView(m: Message): MessageView {
     userId: m.userId,
     body: m.body,
     fromMe: m.fromMe,
+    bot: m.bot ?? null,
     read: m.read,
     ack: m.ack,
     mediaType: m.mediaType,

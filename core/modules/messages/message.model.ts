@@ -20,6 +20,8 @@ export class Message extends BaseModel {
   userId!: number | null;
   body!: string;
   fromMe!: boolean;
+  /** The conversation step (a bot) that wrote it, `prompts.answer`; null otherwise. */
+  bot!: string | null;
   read!: boolean;
   /** 0 waiting, 1 sent (single tick), 2 delivered, 3 read, 4–5 played (blue). */
   ack!: number;

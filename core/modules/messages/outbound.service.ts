@@ -18,6 +18,8 @@ export interface OutgoingMessage {
   body: string;
   /** The agent who wrote it; null or absent for automatic messages. */
   userId?: number | null;
+  /** The bot that wrote it (a conversation step's name); absent for people and automatic messages. */
+  bot?: string | null;
   /** Our id (messages.id) of the message it replies to. */
   quotedMsgId?: number | null;
   /** A file already in MediaStorage (its stored name), sent with `body` as caption. */
@@ -100,6 +102,7 @@ export class OutboundService {
       userId: input.userId ?? null,
       body: input.body,
       fromMe: true,
+      bot: input.bot ?? null,
       read: true,
       ack: 0,
       mediaType: media?.type ?? null,

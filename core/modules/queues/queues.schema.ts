@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam } from '../../http/validate.js';
+import { id, idParam } from '../../http/validate.js';
 import { schedulesSchema } from '../companies/companies.schema.js';
 import { required } from '../users/users.schema.js';
 
@@ -17,8 +17,10 @@ const orderQueue = z.preprocess(
 );
 /** Same week entries as the company's working hours (companies.schema). */
 const schedules = schedulesSchema.shape.schedules;
-/** The prompt and integration plugins do not exist yet: nothing can be linked, only unlinked. */
-const noLink = z.null({ error: 'No prompts or integrations exist yet: only null is accepted' });
+/** The integrations plugin does not exist yet: nothing can be linked, only unlinked. */
+const noLink = z.null({ error: 'No integrations exist yet: only null is accepted' });
+/** The AI prompt (plugins/prompts) answering in the queue; a prompt of no company's is never run, so the id is not checked here. */
+const promptLink = z.preprocess((value) => (value === '' ? null : value), id.nullable());
 
 export const queueCreateSchema = z.object({
   name,
@@ -27,7 +29,7 @@ export const queueCreateSchema = z.object({
   outOfHoursMessage: text.default(''),
   orderQueue: orderQueue.default(null),
   schedules: schedules.optional(),
-  promptId: noLink.optional(),
+  promptId: promptLink.optional(),
   integrationId: noLink.optional(),
 });
 
@@ -38,7 +40,7 @@ export const queueUpdateSchema = z.object({
   outOfHoursMessage: text.optional(),
   orderQueue: orderQueue.optional(),
   schedules: schedules.optional(),
-  promptId: noLink.optional(),
+  promptId: promptLink.optional(),
   integrationId: noLink.optional(),
 });
 

@@ -59,6 +59,9 @@ export interface CloseOptions {
 }
 
 /** A transfer: the target queue and, optionally, the agent (none: the ticket waits in the queue). */
+/** No bot holds the ticket: an agent took it, it moved to another queue or was resolved. */
+const NO_BOT = { useIntegration: false, promptId: null, integrationId: null } as const;
+
 export interface TransferTarget {
   queueId: number | null;
   userId?: number | null;
@@ -234,6 +237,16 @@ export class TicketsService {
     return this.announce(companyId, ticketId, before, { transferred: true });
   }
 
+  /** A bot takes a waiting ticket (useIntegration on, its prompt or integration) or lets go of it (null): Turn.hold. */
+  async setBot(companyId: number, ticketId: number, bot: { promptId: number | null; integrationId: number | null } | null): Promise<Ticket> {
+    const before = await this.infra.db.transaction(async (trx) => {
+      const ticket = await this.lock(trx, companyId, ticketId);
+      await this.patch(trx, ticket, { useIntegration: bot !== null, promptId: bot?.promptId ?? null, integrationId: bot?.integrationId ?? null });
+      return ticketBefore(ticket);
+    });
+    return this.announce(companyId, ticketId, before);
+  }
+
   /**
    * The ticket a message written for a contact by `authorId` goes on, inside the caller's
    * transaction (a scheduled message): the contact's most recent open or pending ticket on a
@@ -302,7 +315,8 @@ export class TicketsService {
 
   /** Accept: the caller takes a waiting ticket; the greeting naming them when sendGreetingAccepted is on. */
   private async accept(trx: Knex.Transaction, ticket: Ticket, actor: AuthUser): Promise<Ticket> {
-    const next = await this.patch(trx, ticket, { status: 'open', userId: actor.id, chatbot: false, queueOptionId: null });
+    // The agent takes the ticket from any bot holding it.
+    const next = await this.patch(trx, ticket, { status: 'open', userId: actor.id, chatbot: false, queueOptionId: null, ...NO_BOT });
     await tracking.started(trx, next, actor.id);
     if ((await this.mayTalk(trx, next)) && (await this.setting(trx, next, 'sendGreetingAccepted')) === 'enabled') {
       await this.say(trx, next, acceptGreeting(await this.templateContext(trx, next), actor.name));
@@ -320,9 +334,7 @@ export class TicketsService {
     const next = await this.patch(trx, ticket, {
       status: 'closed',
       userId: closerId,
-      useIntegration: false,
-      promptId: null,
-      integrationId: null,
+      ...NO_BOT,
       chatbot: false,
       queueOptionId: null,
     });
@@ -376,7 +388,7 @@ export class TicketsService {
       await this.assertNoOtherOpen(trx, { companyId: ticket.companyId, contactId: ticket.contactId, whatsappId: ticket.whatsappId, exceptId: ticket.id });
       await tracking.endAll(trx, ticket.id);
     }
-    const next = await this.patch(trx, ticket, { queueId, userId, status: userId ? 'open' : 'pending', chatbot: false, queueOptionId: null }, reopening);
+    const next = await this.patch(trx, ticket, { queueId, userId, status: userId ? 'open' : 'pending', chatbot: false, queueOptionId: null, ...NO_BOT }, reopening);
     if (reopening) await tracking.current(trx, next);
     const queueChanged = queueId !== ticket.queueId;
     const userChanged = userId !== null && userId !== ticket.userId;

@@ -34,6 +34,8 @@ const optionalFields = z
     maxUseBotQueues: count,
     timeToTransfer: nullableCount,
     transferQueueId: nullableId,
+    /** The AI prompt (plugins/prompts) answering while a ticket has no queue yet. */
+    promptId: nullableId,
     queueIds,
     provider,
   })

@@ -130,7 +130,7 @@ export class WhatsappService {
             maxUseBotQueues: input.maxUseBotQueues ?? 3,
             timeToTransfer: input.timeToTransfer ?? null,
             transferQueueId: input.transferQueueId ?? null,
-            promptId: null,
+            promptId: input.promptId ?? null,
             integrationId: null,
             token: newToken(),
           }),
@@ -175,6 +175,7 @@ export class WhatsappService {
               ...(input.maxUseBotQueues !== undefined && { maxUseBotQueues: input.maxUseBotQueues }),
               ...(input.timeToTransfer !== undefined && { timeToTransfer: input.timeToTransfer }),
               ...(input.transferQueueId !== undefined && { transferQueueId: input.transferQueueId }),
+              ...(input.promptId !== undefined && { promptId: input.promptId }),
             }),
         nameTaken,
       );

@@ -13,6 +13,8 @@ export interface LiveRecordsOptions<T> {
   /** Realtime channel, e.g. 'plan'; frames are { action, <entityKey>, <entityKey>Id }. */
   channel: string;
   entityKey: string;
+  /** The key of the list when the path answers an object (`{ prompts: [...] }` → 'prompts'); the answer itself otherwise. */
+  listKey?: string;
   compare: (a: T, b: T) => number;
   /** The toast of a failed load; the API's error text by default. */
   failureText?: (err: unknown) => string;
@@ -33,7 +35,7 @@ const NONE: never[] = [];
  * create/update/delete events others cause. Pages showing the same path share one cached list.
  */
 export function useLiveRecords<T extends { id: number }>(options: LiveRecordsOptions<T>): LiveRecords<T> {
-  const { path, channel, entityKey } = options;
+  const { path, channel, entityKey, listKey } = options;
   const { t } = useTranslation('settings');
   const { realtime } = useAuth();
   const queryClient = useQueryClient();
@@ -43,7 +45,10 @@ export function useLiveRecords<T extends { id: number }>(options: LiveRecordsOpt
   const sorted = useCallback((items: T[]) => [...items].sort(optionsRef.current.compare), []);
   const query = useQuery({
     queryKey: queryKeys.records(path),
-    queryFn: ({ signal }) => api.get<T[]>(path, undefined, { signal }),
+    queryFn: async ({ signal }) => {
+      const answer = await api.get<T[] | Record<string, T[]>>(path, undefined, { signal });
+      return listKey ? (answer as Record<string, T[]>)[listKey]! : (answer as T[]);
+    },
     select: sorted,
   });
   useLoadError(query.error, (err) => optionsRef.current.failureText?.(err) ?? errorText(err, t));

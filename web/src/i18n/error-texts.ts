@@ -89,6 +89,8 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_NO_CONTACT_LIST_ITEM_FOUND: 'Nenhum contato da lista encontrado com este ID.',
     ERR_CONTACT_LIST_ITEM_EXISTS: 'Este número já está nesta lista.',
     ERR_NO_CONNECTED_WAPP: 'Nenhuma conexão do WhatsApp está conectada: conecte uma para verificar os números.',
+    ERR_URL_NOT_ALLOWED: 'Este endereço não é permitido: a rede interna do servidor não pode ser chamada.',
+    ERR_NO_PROMPT_FOUND: 'Nenhum prompt encontrado com este ID.',
   },
   en: {
     ERR_BAD_REQUEST: 'Invalid request.',
@@ -173,6 +175,8 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_NO_CONTACT_LIST_ITEM_FOUND: 'No list contact found with this ID.',
     ERR_CONTACT_LIST_ITEM_EXISTS: 'This number is already in this list.',
     ERR_NO_CONNECTED_WAPP: 'No WhatsApp connection is connected: connect one to check the numbers.',
+    ERR_URL_NOT_ALLOWED: "This address is not allowed: the server's internal network cannot be called.",
+    ERR_NO_PROMPT_FOUND: 'No prompt found with this ID.',
   },
   es: {
     ERR_BAD_REQUEST: 'Solicitud inválida.',
@@ -257,5 +261,7 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_NO_CONTACT_LIST_ITEM_FOUND: 'No se encontró ningún contacto de la lista con este ID.',
     ERR_CONTACT_LIST_ITEM_EXISTS: 'Este número ya está en esta lista.',
     ERR_NO_CONNECTED_WAPP: 'Ninguna conexión de WhatsApp está conectada: conecte una para verificar los números.',
+    ERR_URL_NOT_ALLOWED: 'Esta dirección no está permitida: la red interna del servidor no se puede llamar.',
+    ERR_NO_PROMPT_FOUND: 'No se encontró ningún prompt con este ID.',
   },
 };

@@ -142,6 +142,29 @@ export interface PluginWeb {
   header?: HeaderItem[];
   /** Its tools in the ticket composer, in this order after the core's. */
   composerActions?: ComposerAction[];
+  /** Fields it adds to the core's forms (a connection's Integrações tab, a queue's dialog). */
+  formFields?: FormField[];
+}
+
+/** The core forms a plugin may add a field to. */
+export type CoreForm = 'connection' | 'queue';
+
+/** What a form field's component gets: the name it owns in the form (and in the API's body and record). */
+export interface FormFieldProps {
+  name: string;
+}
+
+/**
+ * A plugin's field in a core form: the component renders its own `Form.Item name={name}` inside
+ * the core form (the antd form context), so the value is loaded from the record's `name`, sent in
+ * the body as `name`, and validated by the core's API (e.g. `promptId` of a queue).
+ */
+export interface FormField {
+  form: CoreForm;
+  name: string;
+  component: ComponentType<FormFieldProps> | LazyExoticComponent<ComponentType<FormFieldProps>>;
+  /** Who sees it (planAllows…); everyone when absent. A hidden field is neither loaded nor sent. */
+  gate?: Gate;
 }
 
 /** A plugin's top bar item: a component (it may use hooks and the plugin's strings), shown to whom its gate lets through. */
@@ -190,6 +213,13 @@ export const composerActions: ComposerAction[] = pluginWebs.flatMap((web) =>
 
 export function visibleComposerActions(ctx: GateContext): ComposerAction[] {
   return composerActions.filter((action) => !action.gate || action.gate(ctx));
+}
+
+/** Every plugin's fields of the core forms, in plugin order. */
+export const formFields: FormField[] = pluginWebs.flatMap((web) => web.formFields ?? []);
+
+export function visibleFormFields(ctx: GateContext, form: CoreForm): FormField[] {
+  return formFields.filter((field) => field.form === form && (!field.gate || field.gate(ctx)));
 }
 
 export { isAdmin, isSuper, type Gate, type GateContext } from './gates';

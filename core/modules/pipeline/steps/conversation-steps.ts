@@ -3,7 +3,10 @@ import { KeyedSerializer } from '../../../keyed-serializer.js';
 import type { Contact } from '../../contacts/contact.model.js';
 import type { MessageView } from '../../messages/message-view.js';
 import type { OutboundService } from '../../messages/outbound.service.js';
+import { Message } from '../../messages/message.model.js';
+import { Queue } from '../../queues/queue.model.js';
 import { Ticket } from '../../tickets/ticket.model.js';
+import { Whatsapp } from '../../whatsapp/whatsapp.model.js';
 import type { TicketsService } from '../../tickets/tickets.service.js';
 
 /**
@@ -20,12 +23,33 @@ export interface Turn {
   firstMessage: boolean;
   /** Aborted when the step's time is over; the actions below then refuse to act. */
   signal: AbortSignal;
-  /** Queues a message to the customer (sent by the durable send queue). */
+  /** Queues a message to the customer (sent by the durable send queue), marked as this step's (`bot`). */
   reply(text: string): Promise<void>;
-  /** To a queue and optionally an agent (none: the ticket waits in the queue). */
+  /** To a queue and optionally an agent (none: the ticket waits in the queue). The bot lets go of the ticket. */
   transfer(target: { queueId?: number | null; userId?: number | null }): Promise<void>;
+  /**
+   * The bots attached where the ticket stands: its connection's prompt and integration (they run
+   * while the ticket has no queue) and its queue's (once it is in one).
+   */
+  attached(): Promise<{ connection: BotLinks; queue: BotLinks | null }>;
+  /**
+   * The ticket's last `limit` text messages before this turn's, oldest first (not deleted, not
+   * empty): what a bot sends as the conversation so far. `fromMe` is ours (agents and bots).
+   */
+  history(limit: number): Promise<{ fromMe: boolean; body: string; bot: string | null }[]>;
+  /**
+   * A bot takes the ticket (`useIntegration` on, its prompt or integration id set; the ticket row
+   * shows it), or lets go of it with null. Announced to the agents as any ticket change.
+   */
+  hold(bot: BotLinks | null): Promise<void>;
   /** Resolves the ticket as an agent would (completion message or rating question). */
   close(): Promise<void>;
+}
+
+/** Which prompt and integration a connection, a queue or a ticket has. */
+export interface BotLinks {
+  promptId: number | null;
+  integrationId: number | null;
 }
 
 /** A conversation step: answers true when it claimed the turn (later steps do not run), false to pass. */
@@ -173,7 +197,7 @@ export class ConversationSteps {
         reject(new StepTimeout(step.name, ms));
       }, ms);
     });
-    const run = step.run(this.turn(ticket, input, controller.signal));
+    const run = step.run(this.turn(step.name, ticket, input, controller.signal));
     // A step that fails after its time is over has nobody left to tell.
     run.catch(() => undefined);
     try {
@@ -183,7 +207,7 @@ export class ConversationSteps {
     }
   }
 
-  private turn(ticket: Ticket, input: TurnInput, signal: AbortSignal): Turn {
+  private turn(step: string, ticket: Ticket, input: TurnInput, signal: AbortSignal): Turn {
     const { companyId } = input;
     const { outbound, tickets } = this.deps;
     const live = () => {
@@ -199,11 +223,35 @@ export class ConversationSteps {
       signal,
       reply: async (text) => {
         live();
-        await outbound.enqueue({ companyId, ticketId: ticket.id, body: text, userId: null });
+        await outbound.enqueue({ companyId, ticketId: ticket.id, body: text, userId: null, bot: step });
       },
       transfer: async (target) => {
         live();
         await tickets.transfer(companyId, ticket.id, { queueId: target.queueId ?? null, userId: target.userId ?? null });
+      },
+      attached: async () => {
+        const db = this.infra.db;
+        const links = (row: BotLinks | undefined): BotLinks => ({ promptId: row?.promptId ?? null, integrationId: row?.integrationId ?? null });
+        const connection = await Whatsapp.query(db).findOne({ id: input.connectionId, companyId });
+        const queue = ticket.queueId === null ? undefined : await Queue.query(db).findOne({ id: ticket.queueId, companyId });
+        return { connection: links(connection), queue: queue ? links(queue) : null };
+      },
+      history: async (limit) => {
+        if (limit <= 0) return [];
+        const rows = await Message.query(this.infra.db)
+          .where({ ticketId: ticket.id, companyId, isDeleted: false })
+          .whereNull('mediaType')
+          .whereNot('body', '')
+          .where('id', '<', input.message.id)
+          .orderBy('createdAt', 'desc')
+          .orderBy('id', 'desc')
+          .limit(limit)
+          .select('fromMe', 'body', 'bot');
+        return rows.reverse().map((m) => ({ fromMe: Boolean(m.fromMe), body: m.body, bot: m.bot ?? null }));
+      },
+      hold: async (bot) => {
+        live();
+        await tickets.setBot(companyId, ticket.id, bot);
       },
       close: async () => {
         live();

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { errorText } from '../../api/errors';
 import { ModalFooter } from '../../components/modal-footer';
+import { PluginFormFields, pluginFieldsOf, pluginFieldValues, usePluginFormFields } from '../../components/plugin-form-fields';
 import { useLoadOnOpen } from '../../components/use-load-on-open';
 import { useSubmitGuard } from '../../components/use-submit-guard';
 import { useChoices } from '../users/use-user-choices';
@@ -28,7 +29,7 @@ interface FormValues {
   maxUseBotQueues: number;
 }
 
-type TabKey = 'general' | 'messages' | 'assessments' | 'hours';
+type TabKey = 'general' | 'messages' | 'assessments' | 'hours' | 'integrations';
 
 /** Which tab holds each field: a refused submit opens the tab of the first error. */
 const FIELD_TABS: Record<keyof FormValues, TabKey> = {
@@ -94,8 +95,8 @@ export interface ConnectionModalProps {
 }
 
 /**
- * Create or edit a connection (admins): Geral, Mensagens, Avaliações and Horários de atendimento.
- * The Integrações tab (prompt, integration) joins once those plugins exist.
+ * Create or edit a connection (admins): Geral, Mensagens, Avaliações, Horários de atendimento and,
+ * when a plugin adds a field to it (the AI prompt of plugins/prompts), Integrações.
  */
 export function ConnectionModal({ open, connectionId, onClose, onSaved }: ConnectionModalProps) {
   const { t } = useTranslation('connections');
@@ -105,6 +106,7 @@ export function ConnectionModal({ open, connectionId, onClose, onSaved }: Connec
   const [token, setToken] = useState<string | null>(null);
   const queues = useChoices('/queue', open);
   const creating = connectionId === null;
+  const pluginFields = usePluginFormFields('connection');
 
   const loading = useLoadOnOpen<Connection>({
     open,
@@ -115,7 +117,7 @@ export function ConnectionModal({ open, connectionId, onClose, onSaved }: Connec
       setToken(null);
     },
     onLoad: (connection) => {
-      form.setFieldsValue(toForm(connection));
+      form.setFieldsValue({ ...toForm(connection), ...pluginFieldsOf(pluginFields, connection) });
       setToken(connection.token ?? null);
     },
     errorText: (err) => errorText(err, t),
@@ -138,6 +140,7 @@ export function ConnectionModal({ open, connectionId, onClose, onSaved }: Connec
     maxUseBotQueues: values.maxUseBotQueues ?? 0,
     // Without queues on this server the connection keeps the ones it has.
     ...(queues.status === 'ready' ? { queueIds: values.queueIds, transferQueueId: values.transferQueueId ?? null } : {}),
+    ...pluginFieldValues(pluginFields, values),
   });
 
   const submit = (values: FormValues) =>
@@ -164,6 +167,7 @@ export function ConnectionModal({ open, connectionId, onClose, onSaved }: Connec
     { key: 'messages', label: t('modal.tabs.messages'), children: <MessagesTab /> },
     { key: 'assessments', label: t('modal.tabs.assessments'), children: <AssessmentsTab /> },
     { key: 'hours', label: t('modal.tabs.hours'), children: <HoursTab queues={queues} /> },
+    ...(pluginFields.length > 0 ? [{ key: 'integrations', label: t('modal.tabs.integrations'), children: <PluginFormFields fields={pluginFields} /> }] : []),
   ].map((item) => ({ ...item, forceRender: true }));
 
   return (
@@ -184,7 +188,7 @@ export function ConnectionModal({ open, connectionId, onClose, onSaved }: Connec
           onFinish={submit}
           onFinishFailed={({ errorFields }) => {
             const first = errorFields[0]?.name[0] as keyof FormValues | undefined;
-            if (first) setTab(FIELD_TABS[first]);
+            if (first) setTab(FIELD_TABS[first] ?? 'integrations');
           }}
           disabled={saving}
           requiredMark={false}

@@ -4,6 +4,7 @@ import { SaveOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { ModalFooter } from '../../components/modal-footer';
+import { PluginFormFields, pluginFieldsOf, pluginFieldValues, usePluginFormFields } from '../../components/plugin-form-fields';
 import { useLoadOnOpen } from '../../components/use-load-on-open';
 import { useSubmitGuard } from '../../components/use-submit-guard';
 import { fromWeekRows, toWeekRows, WeekHoursFields, type DayHours } from '../../components/week-hours-fields';
@@ -69,6 +70,8 @@ export function QueueModal({ open, queueId, queueSchedules, queues, onClose, onS
   // A queue created here stays open as an edit when the admin goes on to its options.
   const [savedId, setSavedId] = useState<number | null>(null);
   const currentId = queueId ?? savedId;
+  // The plugins' fields (the AI prompt answering in the queue), loaded and sent with the queue's.
+  const pluginFields = usePluginFormFields('queue');
 
   const loading = useLoadOnOpen<Queue>({
     open,
@@ -78,7 +81,7 @@ export function QueueModal({ open, queueId, queueSchedules, queues, onClose, onS
       setTab('data');
       setSavedId(null);
     },
-    onLoad: (queue) => form.setFieldsValue(toForm(queue)),
+    onLoad: (queue) => form.setFieldsValue({ ...toForm(queue), ...pluginFieldsOf(pluginFields, queue) }),
     errorText: (err) => errorText(err, t),
     onClose,
   });
@@ -92,6 +95,7 @@ export function QueueModal({ open, queueId, queueSchedules, queues, onClose, onS
     greetingMessage: values.greetingMessage?.trim() ?? '',
     // Hours and the out-of-hours message are only shown, hence only sent, when queues keep hours.
     ...(queueSchedules ? { outOfHoursMessage: values.outOfHoursMessage?.trim() ?? '', schedules: fromWeekRows(values.days) } : {}),
+    ...pluginFieldValues(pluginFields, values),
   });
 
   /** Saves; `stay` keeps the modal open on the options of the queue just created. */
@@ -162,6 +166,7 @@ export function QueueModal({ open, queueId, queueSchedules, queues, onClose, onS
           <Input.TextArea autoSize={{ minRows: 3, maxRows: 8 }} />
         </Form.Item>
       ) : null}
+      <PluginFormFields fields={pluginFields} />
     </>
   );
 

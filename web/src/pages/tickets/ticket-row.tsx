@@ -87,9 +87,14 @@ export const TicketRow = memo(function TicketRow(props: TicketRowProps) {
           <Typography.Text strong ellipsis style={{ flex: 1, minWidth: 0 }} data-testid="ticket-name">
             {shown}
           </Typography.Text>
-          {ticket.chatbot ? (
-            <Tooltip title={t('row.chatbot')}>
-              <RobotOutlined aria-label={t('row.chatbot')} data-testid="ticket-bot" style={{ color: token.colorTextSecondary }} />
+          {ticket.chatbot || ticket.useIntegration ? (
+            // The chatbot menu, or a bot (an AI prompt, an integration) holding the ticket.
+            <Tooltip title={t(ticket.useIntegration ? 'row.bot' : 'row.chatbot')}>
+              <RobotOutlined
+                aria-label={t(ticket.useIntegration ? 'row.bot' : 'row.chatbot')}
+                data-testid="ticket-bot"
+                style={{ color: ticket.useIntegration ? token.colorPrimary : token.colorTextSecondary }}
+              />
             </Tooltip>
           ) : null}
           <Typography.Text type={ticket.unreadMessages > 0 ? 'success' : 'secondary'} style={{ ...small, flex: 'none' }}

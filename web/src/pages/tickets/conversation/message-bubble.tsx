@@ -1,6 +1,6 @@
 import { memo, useState } from 'react';
 import { Button, Dropdown, Flex, Tooltip, Typography, theme, type MenuProps } from 'antd';
-import { DeleteOutlined, DownOutlined, EditOutlined, ExclamationCircleFilled, RollbackOutlined, StopOutlined } from '@ant-design/icons';
+import { DeleteOutlined, DownOutlined, EditOutlined, ExclamationCircleFilled, RobotOutlined, RollbackOutlined, StopOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '../../../api/types';
 import { ZonedTime } from '../../../components/zoned-time';
@@ -128,6 +128,12 @@ export const MessageBubble = memo(function MessageBubble({ message, contactName,
           </div>
         ) : null}
         <Flex justify="flex-end" align="center" gap={4} style={{ fontSize: 11, color: token.colorTextTertiary, marginTop: 2 }}>
+          {message.bot ? (
+            // Written by a bot (an AI prompt), not by an agent.
+            <span data-testid="message-bot" style={{ marginInlineEnd: 'auto', color: token.colorPrimaryText }}>
+              <RobotOutlined aria-hidden /> {t('messages.bot')}
+            </span>
+          ) : null}
           {message.isEdited && !message.isDeleted ? <span data-testid="message-edited">{t('messages.edited')}</span> : null}
           <ZonedTime value={message.createdAt} data-testid="message-time" />
           {own && failed ? (

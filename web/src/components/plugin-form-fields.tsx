@@ -1,0 +1,31 @@
+import { Suspense, useMemo } from 'react';
+import { useAuth } from '../auth/auth-provider';
+import { visibleFormFields, type CoreForm, type FormField } from '../pages/registry';
+
+/** The plugins' fields of a core form that the signed-in user's plan and profile let through. */
+export function usePluginFormFields(form: CoreForm): FormField[] {
+  const { user, plan } = useAuth();
+  return useMemo(() => (user ? visibleFormFields({ user, plan, cshow: localStorage.getItem('cshow') !== null }, form) : []), [user, plan, form]);
+}
+
+/** The fields' values of a loaded record, for the form's initial values. */
+export function pluginFieldsOf(fields: FormField[], record: object): Record<string, unknown> {
+  // null as undefined: an empty select shows its placeholder.
+  return Object.fromEntries(fields.map((field) => [field.name, (record as Record<string, unknown>)[field.name] ?? undefined]));
+}
+
+/** The fields' values of the submitted form, for the API's body (a cleared select is null). */
+export function pluginFieldValues(fields: FormField[], values: object): Record<string, unknown> {
+  return Object.fromEntries(fields.map((field) => [field.name, (values as Record<string, unknown>)[field.name] ?? null]));
+}
+
+/** Renders the plugins' fields inside the core form (each its own Form.Item). */
+export function PluginFormFields({ fields }: { fields: FormField[] }) {
+  return (
+    <Suspense fallback={null}>
+      {fields.map(({ name, component: Field }) => (
+        <Field key={name} name={name} />
+      ))}
+    </Suspense>
+  );
+}
