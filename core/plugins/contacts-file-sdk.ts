@@ -1,6 +1,13 @@
-import { checkRows, readTable, type CandidateRow, type ParsedFile } from '../modules/contacts/contacts-file.js';
+import { checkRows, readTable, type CandidateRow, type ImportPlan, type ParsedFile } from '../modules/contacts/contacts-file.js';
 
-export type { CandidateRow as ContactsFileRow, ParsedFile as ContactsFile };
+export type { CandidateRow as ContactsFileRow, ImportPlan as ContactsImportPlan, ParsedFile as ContactsFile };
+
+/**
+ * Sorts a file's candidates as the core's import does, against the rows already stored (by number):
+ * new numbers are created, a known one takes the file's name, and an empty e-mail cell keeps the
+ * e-mail already known; rows that would change nothing are unchanged.
+ */
+export { planImport as planContactsImport } from '../modules/contacts/contacts-file.js';
 
 /**
  * A contacts spreadsheet read as the core's import reads it: .xlsx (first sheet) or .csv (UTF-8 or

@@ -40,6 +40,31 @@ export interface ParsedFile {
   sample: { row: number; name: string; number: string; email: string }[];
 }
 
+/** What an import does with a file's candidates, against the rows already stored by number. */
+export interface ImportPlan {
+  creates: CandidateRow[];
+  updates: { row: CandidateRow; email: string }[];
+  unchanged: CandidateRow[];
+}
+
+/**
+ * Sorts the candidates into new numbers, changed ones and unchanged ones. A known number takes the
+ * file's name; an empty e-mail cell keeps the e-mail already known.
+ */
+export function planImport(candidates: readonly CandidateRow[], known: ReadonlyMap<string, { name: string; email: string }>): ImportPlan {
+  const plan: ImportPlan = { creates: [], updates: [], unchanged: [] };
+  for (const row of candidates) {
+    const existing = known.get(row.number);
+    if (!existing) plan.creates.push(row);
+    else {
+      const email = row.email || existing.email;
+      if (existing.name === row.name && existing.email === email) plan.unchanged.push(row);
+      else plan.updates.push({ row, email });
+    }
+  }
+  return plan;
+}
+
 type Column = 'name' | 'number' | 'email';
 
 /** Header names people use, compared without case, accents, spaces or punctuation. */

@@ -14,7 +14,7 @@ import { validate } from '../../http/validate.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import { Whatsapp } from '../whatsapp/whatsapp.model.js';
 import { Contact, ContactCustomField } from './contact.model.js';
-import { checkRows, readTable, toCsv, type CandidateRow } from './contacts-file.js';
+import { checkRows, planImport, readTable, toCsv } from './contacts-file.js';
 import { nextDay, zonedDayStart } from '../../time/zoned-time.js';
 import {
   CONTACTS_PAGE_SIZE,
@@ -201,20 +201,7 @@ export class ContactsService {
     const parsed = checkRows(await readTable(file.data, file.name));
     const plan = async (db: Knex) => {
       const known = await this.knownNumbers(db, companyId, parsed.candidates.map((c) => c.number));
-      const creates: CandidateRow[] = [];
-      const updates: { row: CandidateRow; email: string }[] = [];
-      const unchanged: CandidateRow[] = [];
-      for (const row of parsed.candidates) {
-        const existing = known.get(row.number);
-        if (!existing) creates.push(row);
-        else {
-          // An empty e-mail cell keeps the e-mail already known.
-          const email = row.email || existing.email;
-          if (existing.name === row.name && existing.email === email) unchanged.push(row);
-          else updates.push({ row, email });
-        }
-      }
-      return { creates, updates, unchanged };
+      return planImport(parsed.candidates, known);
     };
 
     // One upsert per chunk: a number created meanwhile by someone else is updated, never duplicated.
@@ -314,28 +301,11 @@ export class ContactsService {
    * contacts can be written down before WhatsApp is paired.
    */
   private async checkedNumber(companyId: number, number: string): Promise<string> {
-    const connections = await Whatsapp.query(this.infra.db)
-      .where('companyId', companyId)
-      .select('id')
-      .orderBy([{ column: 'isDefault', order: 'desc' }, { column: 'id' }]);
-    for (const { id } of connections) {
-      let driver;
-      try {
-        driver = this.deps.sessions.driverFor(id);
-      } catch {
-        continue; // not connected
-      }
-      let canonical: string | null;
-      try {
-        canonical = await driver.checkNumber(number);
-      } catch (err) {
-        this.infra.log.warn({ err, connectionId: id }, 'whatsapp number check failed');
-        throw new AppError(ErrorCode.ERR_WAPP_CHECK_CONTACT, 400, 'Could not check the number on WhatsApp');
-      }
-      if (!canonical) throw new AppError(ErrorCode.ERR_WAPP_INVALID_CONTACT, 400, 'This is not a valid WhatsApp number');
-      return canonical.replace(/\D/g, '');
-    }
-    return number;
+    const answers = await this.checkWhatsappNumbers(companyId, [number]);
+    if (!answers) return number;
+    const [canonical] = answers;
+    if (!canonical) throw new AppError(ErrorCode.ERR_WAPP_INVALID_CONTACT, 400, 'This is not a valid WhatsApp number');
+    return canonical;
   }
 
   /** The new number of an edit, checked; undefined when the edit keeps the stored one. */

@@ -7,9 +7,9 @@ import {
   isPostgres,
   likePattern,
   NotFoundError,
+  planContactsImport,
   readContactsFile,
   type AuthUser,
-  type ContactsFileRow,
   type PluginApp,
 } from 'atende/plugin';
 import type { ContactListChoice, ContactListImportReport, ContactListItemPage, ContactListItemView, ContactListPage, ContactListView } from './contact-list.contract.js';
@@ -202,19 +202,7 @@ export class ContactListsService {
         const rows = await ContactListItem.query(db).where({ companyId, contactListId: id }).whereIn('number', chunk).select('number', 'name', 'email');
         for (const r of rows) known.set(r.number, { name: r.name, email: r.email });
       }
-      const creates: ContactsFileRow[] = [];
-      const updates: { row: ContactsFileRow; email: string }[] = [];
-      const unchanged: ContactsFileRow[] = [];
-      for (const row of parsed.candidates) {
-        const existing = known.get(row.number);
-        if (!existing) creates.push(row);
-        else {
-          const email = row.email || existing.email;
-          if (existing.name === row.name && existing.email === email) unchanged.push(row);
-          else updates.push({ row, email });
-        }
-      }
-      return { creates, updates, unchanged };
+      return planContactsImport(parsed.candidates, known);
     };
 
     const apply = async (trx: Knex.Transaction) => {
