@@ -9,6 +9,8 @@ export default defineConfig({
     environment: 'node',
     // Browser tests drive chromium on a 2-core machine: give their steps room under load.
     testTimeout: process.env.ATENDE_E2E ? 90_000 : 30_000,
+    // ...and their expect.poll() waits (1 s by default) room for a page that renders late under load.
+    expect: { poll: { timeout: process.env.ATENDE_E2E ? 10_000 : 1_000 } },
     hookTimeout: 60_000,
     // Every file starts its own server on its own database; files run in parallel workers.
     pool: 'forks',
