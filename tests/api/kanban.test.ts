@@ -20,7 +20,7 @@ let queue2: number;
 let agent1: Member;
 /** Queue 2 only. */
 let agent2: Member;
-const lane = { todo: 0, doing: 0, vip: 0, foreign: 0 };
+const lane = { backlog: 0, doing: 0, vip: 0, foreign: 0 };
 const ticket = { q1: 0, q2: 0, closed: 0, foreign: 0 };
 
 const db = () => server.atende.container.db;
@@ -79,7 +79,7 @@ beforeAll(async () => {
   queue2 = await createQueue(server, t, 'Suporte');
   agent1 = await createMember(server, t, 'vendedor', { queueIds: [queue1] });
   agent2 = await createMember(server, t, 'suporte', { queueIds: [queue2] });
-  lane.todo = await createTag(t, 'A fazer', '#1677ff', 1);
+  lane.backlog = await createTag(t, 'A fazer', '#1677ff', 1);
   lane.doing = await createTag(t, 'Em andamento', '#fa8c16', 1);
   lane.vip = await createTag(t, 'VIP', '#eb2f96', 0);
   lane.foreign = await createTag(other, 'Deles', '#52c41a', 1);
@@ -98,7 +98,7 @@ describe('lanes and cards', () => {
     const res = await ok(await server.call('GET', '/api/tags/kanban', { token: agent1.token }));
     expect(res.body).toEqual({
       lista: [
-        { id: lane.todo, name: 'A fazer', color: '#1677ff' },
+        { id: lane.backlog, name: 'A fazer', color: '#1677ff' },
         { id: lane.doing, name: 'Em andamento', color: '#fa8c16' },
       ],
     });
@@ -143,15 +143,15 @@ describe('moving a card', () => {
   it('PUT replaces the kanban tag and keeps the others; DELETE takes the kanban tags off only', async () => {
     await ok(await server.call('POST', '/api/tags/sync', { token: agent1.token, body: { ticketId: ticket.q1, tags: [{ id: lane.vip }] } }));
 
-    const put = await ok(await server.call('PUT', `/api/ticket-tags/${ticket.q1}/${lane.todo}`, { token: agent1.token }));
+    const put = await ok(await server.call('PUT', `/api/ticket-tags/${ticket.q1}/${lane.backlog}`, { token: agent1.token }));
     expect(put.body).toEqual({
       ticketId: ticket.q1,
       tags: [
-        { id: lane.todo, name: 'A fazer', color: '#1677ff', kanban: 1 },
+        { id: lane.backlog, name: 'A fazer', color: '#1677ff', kanban: 1 },
         { id: lane.vip, name: 'VIP', color: '#eb2f96', kanban: 0 },
       ],
     });
-    expect(await tagIdsOf(ticket.q1)).toEqual(sorted([lane.todo, lane.vip]));
+    expect(await tagIdsOf(ticket.q1)).toEqual(sorted([lane.backlog, lane.vip]));
 
     await ok(await server.call('PUT', `/api/ticket-tags/${ticket.q1}/${lane.doing}`, { token: agent1.token }));
     expect(await tagIdsOf(ticket.q1)).toEqual(sorted([lane.doing, lane.vip]));
@@ -168,16 +168,16 @@ describe('moving a card', () => {
   });
 
   it('moves racing on one ticket leave it in exactly one lane', async () => {
-    const moves = Array.from({ length: 8 }, (_, i) => server.call('PUT', `/api/ticket-tags/${ticket.q1}/${i % 2 === 0 ? lane.todo : lane.doing}`, { token: t.admin.token }));
+    const moves = Array.from({ length: 8 }, (_, i) => server.call('PUT', `/api/ticket-tags/${ticket.q1}/${i % 2 === 0 ? lane.backlog : lane.doing}`, { token: t.admin.token }));
     for (const res of await Promise.all(moves)) expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const kanbanTags = (await tagIdsOf(ticket.q1)).filter((id) => id === lane.todo || id === lane.doing);
+    const kanbanTags = (await tagIdsOf(ticket.q1)).filter((id) => id === lane.backlog || id === lane.doing);
     expect(kanbanTags).toHaveLength(1);
     expect(await tagIdsOf(ticket.q1)).toContain(lane.vip);
     await ok(await server.call('DELETE', `/api/ticket-tags/${ticket.q1}`, { token: t.admin.token }));
   });
 
   it("an agent cannot move a ticket of another queue: 403 as the ticket's read, and nothing changes", async () => {
-    await ok(await server.call('PUT', `/api/ticket-tags/${ticket.q2}/${lane.todo}`, { token: t.admin.token }));
+    await ok(await server.call('PUT', `/api/ticket-tags/${ticket.q2}/${lane.backlog}`, { token: t.admin.token }));
     for (const [method, path] of [
       ['PUT', `/api/ticket-tags/${ticket.q2}/${lane.doing}`],
       ['DELETE', `/api/ticket-tags/${ticket.q2}`],
@@ -185,19 +185,19 @@ describe('moving a card', () => {
       const res = await server.call(method, path, { token: agent1.token });
       expect({ path, status: res.status, error: res.body.error }).toEqual({ path, status: 403, error: 'ERR_NO_PERMISSION' });
     }
-    expect(await tagIdsOf(ticket.q2)).toEqual([lane.todo]);
+    expect(await tagIdsOf(ticket.q2)).toEqual([lane.backlog]);
   });
 
   it("another company's ticket or tag, a tag without the kanban flag, or no such id: 404, and nothing changes", async () => {
     const before = { mine: await tagIdsOf(ticket.q1), theirs: await tagIdsOf(ticket.foreign) };
     const cases: [string, string, string][] = [
       ['PUT', `/api/ticket-tags/${ticket.foreign}/${lane.foreign}`, 'ERR_NO_TICKET_FOUND'],
-      ['PUT', `/api/ticket-tags/${ticket.foreign}/${lane.todo}`, 'ERR_NO_TICKET_FOUND'],
+      ['PUT', `/api/ticket-tags/${ticket.foreign}/${lane.backlog}`, 'ERR_NO_TICKET_FOUND'],
       ['DELETE', `/api/ticket-tags/${ticket.foreign}`, 'ERR_NO_TICKET_FOUND'],
       ['PUT', `/api/ticket-tags/${ticket.q1}/${lane.foreign}`, 'ERR_NO_TAG_FOUND'],
       ['PUT', `/api/ticket-tags/${ticket.q1}/${lane.vip}`, 'ERR_NO_TAG_FOUND'],
       ['PUT', `/api/ticket-tags/${ticket.q1}/999999`, 'ERR_NO_TAG_FOUND'],
-      ['PUT', `/api/ticket-tags/abc/${lane.todo}`, 'ERR_NO_TICKET_FOUND'],
+      ['PUT', `/api/ticket-tags/abc/${lane.backlog}`, 'ERR_NO_TICKET_FOUND'],
       ['DELETE', '/api/ticket-tags/999999', 'ERR_NO_TICKET_FOUND'],
     ];
     for (const [method, path, error] of cases) {
@@ -216,14 +216,14 @@ describe('moving a card', () => {
     for (const [method, path] of [
       ['GET', '/api/tags/kanban'],
       ['GET', '/api/ticket/kanban'],
-      ['PUT', `/api/ticket-tags/${ticket.q1}/${lane.todo}`],
+      ['PUT', `/api/ticket-tags/${ticket.q1}/${lane.backlog}`],
       ['DELETE', `/api/ticket-tags/${ticket.q1}`],
     ]) {
       const res = await server.call(method!, path!, { token: off.token });
       expect({ path, status: res.status, error: res.body.error }).toEqual({ path, status: 403, error: 'ERR_PLAN_FEATURE_DISABLED' });
     }
     // The core's tag routes beside /tags/kanban are untouched.
-    expect((await server.call('GET', `/api/tags/${lane.todo}`, { token: t.admin.token })).status).toBe(200);
+    expect((await server.call('GET', `/api/tags/${lane.backlog}`, { token: t.admin.token })).status).toBe(200);
   });
 });
 
