@@ -56,6 +56,7 @@ export { useConfirmDelete, type ConfirmDeleteOptions } from './components/use-co
 export { useContactSearch, type ContactChoice } from './components/use-contact-search';
 export { useLoadOnOpen, type LoadOnOpenOptions } from './components/use-load-on-open';
 export { downloadMedia, fetchMediaBlob, useMediaBlob, type MediaBlob } from './pages/tickets/conversation/use-media-blob';
+export { TopBarList, TopBarPopover, topBarRowStyle, type TopBarPopoverProps } from './components/top-bar-popover';
 export { useSubmitGuard, type SubmitGuard } from './components/use-submit-guard';
 export { useSaveRecord, type PendingAttachment, type SaveOptions, type SaveRecord, type SaveRecordOptions } from './components/use-save-record';
 export { CompanyZoneNote, ZonedTime } from './components/zoned-time';

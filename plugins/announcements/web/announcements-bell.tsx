@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Badge, Button, Empty, Flex, Modal, Popover, Spin, Tag, Tooltip, Typography, theme } from 'antd';
+import { Badge, Button, Empty, Flex, Modal, Spin, Tag, Typography, theme } from 'antd';
 import { NotificationOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { api, companyTimezone, queryKeys, useAuth, useQuery, useQueryClient, zonedText } from 'atende/web';
+import { api, companyTimezone, queryKeys, TopBarList, TopBarPopover, topBarRowStyle, useAuth, useQuery, useQueryClient, zonedText } from 'atende/web';
 import { AnnouncementImage } from './announcement-image';
 import {
   ANNOUNCEMENT_CHANNEL,
@@ -106,7 +106,7 @@ function AnnouncementList({ announcements, loading, failed, onPick }: Announceme
     return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t(failed ? 'bell.failed' : 'bell.empty')} style={{ margin: 16 }} />;
   }
   return (
-    <Flex vertical style={{ maxHeight: 'min(420px, 70vh)', overflowY: 'auto', marginInline: -4 }} data-testid="announcements-list">
+    <TopBarList maxHeight="min(420px, 70vh)" testId="announcements-list">
       {announcements.map((a) => (
         <button
           key={a.id}
@@ -114,20 +114,7 @@ function AnnouncementList({ announcements, loading, failed, onPick }: Announceme
           onClick={() => onPick(a)}
           data-testid="announcement-item"
           data-read={a.read}
-          style={{
-            display: 'flex',
-            gap: 10,
-            alignItems: 'flex-start',
-            padding: '10px 4px',
-            width: '100%',
-            background: 'none',
-            border: 'none',
-            borderBottom: `1px solid ${token.colorBorderSecondary}`,
-            color: 'inherit',
-            font: 'inherit',
-            textAlign: 'start',
-            cursor: 'pointer',
-          }}
+          style={{ ...topBarRowStyle(token, '10px 4px'), alignItems: 'flex-start' }}
         >
           <Flex vertical gap={2} style={{ flex: 1, minWidth: 0 }}>
             <Flex gap={6} align="center">
@@ -147,7 +134,7 @@ function AnnouncementList({ announcements, loading, failed, onPick }: Announceme
           {a.mediaUrl ? <AnnouncementImage url={a.mediaUrl} name={a.mediaName ?? ''} size={56} /> : null}
         </button>
       ))}
-    </Flex>
+    </TopBarList>
   );
 }
 
@@ -200,28 +187,21 @@ export function AnnouncementsBell() {
 
   return (
     <>
-      <Popover
-        trigger="click"
+      <TopBarPopover
+        icon={<NotificationOutlined style={{ fontSize: 16 }} data-testid="announcements-count" data-count={unread} />}
+        name={t('bell.label')}
+        label={label}
+        title={t('bell.label')}
+        count={unread}
         open={open}
         onOpenChange={setOpen}
         // Centred under the button, and shifted to stay on the screen (on a phone the button is mid-bar).
         placement="bottom"
-        title={t('bell.label')}
-        content={
-          <div style={{ width: 'min(340px, calc(100vw - 40px))' }}>
-            <AnnouncementList announcements={announcements} loading={loading} failed={failed} onPick={pick} />
-          </div>
-        }
+        width={340}
+        testId="announcements-bell"
       >
-        {/* No tooltip over its own open list. */}
-        <Tooltip title={open ? null : t('bell.label')}>
-          <Button type="text" aria-label={label} data-testid="announcements-bell">
-            <Badge count={unread} size="small" overflowCount={99}>
-              <NotificationOutlined style={{ fontSize: 16 }} data-testid="announcements-count" data-count={unread} />
-            </Badge>
-          </Button>
-        </Tooltip>
-      </Popover>
+        <AnnouncementList announcements={announcements} loading={loading} failed={failed} onPick={pick} />
+      </TopBarPopover>
       <AnnouncementDetail announcement={shown} onClose={() => setShownId(null)} />
     </>
   );

@@ -1,10 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Avatar, Badge, Button, Empty, Flex, Popover, Tooltip, Typography, theme } from 'antd';
+import { Avatar, Badge, Empty, Flex, Typography, theme } from 'antd';
 import { BellOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { api } from '../api/client';
+import { TopBarList, TopBarPopover, topBarRowStyle } from '../components/top-bar-popover';
 import { queryKeys } from '../api/query-keys';
 import type { SessionUser, Ticket } from '../api/types';
 import { useAuth } from '../auth/auth-provider';
@@ -133,27 +134,14 @@ function UnreadList({ tickets, onPick }: { tickets: Ticket[]; onPick(): void }) 
   const clock = useCompanyClock();
   if (tickets.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('empty')} style={{ margin: 16 }} />;
   return (
-    <Flex vertical style={{ maxHeight: 400, overflowY: 'auto', marginInline: -4 }} data-testid="notifications-list">
+    <TopBarList maxHeight={400} testId="notifications-list">
       {tickets.map((ticket) => (
         <Link
           key={ticket.id}
           href={`/tickets/${ticket.uuid}`}
           onClick={onPick}
           data-testid="notification-link"
-          style={{
-            display: 'flex',
-            alignItems: 'center',
-            gap: 10,
-            padding: '8px 4px',
-            width: '100%',
-            background: 'none',
-            border: 'none',
-            borderBottom: `1px solid ${token.colorBorderSecondary}`,
-            color: 'inherit',
-            font: 'inherit',
-            textAlign: 'start',
-            cursor: 'pointer',
-          }}
+          style={{ ...topBarRowStyle(token, '8px 4px'), alignItems: 'center' }}
         >
           <Avatar src={ticket.contact?.profilePicUrl || undefined} alt="" style={{ flex: 'none', backgroundColor: token.colorPrimaryBg, color: token.colorPrimary }}>
             {initials(ticket.contact?.name ?? '')}
@@ -176,7 +164,7 @@ function UnreadList({ tickets, onPick }: { tickets: Ticket[]; onPick(): void }) 
           </Flex>
         </Link>
       ))}
-    </Flex>
+    </TopBarList>
   );
 }
 
@@ -193,25 +181,17 @@ export function NotificationsBell() {
   const tickets = useUnreadTickets(user, openTicket);
 
   return (
-    <Popover
-      trigger="click"
+    <TopBarPopover
+      icon={<BellOutlined style={{ fontSize: 16 }} data-testid="notifications-count" data-count={tickets.length} />}
+      name={t('bell')}
+      title={t('title')}
+      count={tickets.length}
       open={open}
       onOpenChange={setOpen}
-      placement="bottomRight"
-      title={t('title')}
-      content={
-        <div style={{ width: 'min(320px, calc(100vw - 48px))' }}>
-          <UnreadList tickets={tickets} onPick={() => setOpen(false)} />
-        </div>
-      }
+      width={320}
+      testId="notifications-bell"
     >
-      <Tooltip title={t('bell')}>
-        <Button type="text" aria-label={t('bell')} data-testid="notifications-bell">
-          <Badge count={tickets.length} size="small" overflowCount={99}>
-            <BellOutlined style={{ fontSize: 16 }} data-testid="notifications-count" data-count={tickets.length} />
-          </Badge>
-        </Button>
-      </Tooltip>
-    </Popover>
+      <UnreadList tickets={tickets} onPick={() => setOpen(false)} />
+    </TopBarPopover>
   );
 }
