@@ -1,10 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, testDatabase, type TestServer } from '../helpers/server.js';
+import { restartableDatabase, startTestServer, type TestServer } from '../helpers/server.js';
 import { openSocket, type TestSocket } from '../helpers/socket.js';
 import { createConnection, createMember, createTenant, eventually, outbox, PASSWORD, type InboxTenant, type Member } from '../helpers/inbox.js';
 import { Events } from '../../core/events/event-bus.js';
@@ -225,37 +221,16 @@ describe('the send queue', () => {
 });
 
 describe('after a restart on the same database', () => {
-  let dir: string;
   let databaseUrl: string;
-  let dropDatabase: (() => Promise<void>) | undefined;
+  let drop: () => Promise<void>;
   const servers: TestServer[] = [];
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'atende-outbound-'));
-    if (testDatabase === 'pg') {
-      const base = process.env.ATENDE_TEST_PG_URL!;
-      const name = `atende_outbound_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-      const admin = new pg.Client({ connectionString: base });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${name}`);
-      await admin.end();
-      const url = new URL(base);
-      url.pathname = `/${name}`;
-      databaseUrl = url.toString();
-      dropDatabase = async () => {
-        const client = new pg.Client({ connectionString: base });
-        await client.connect();
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await client.end();
-      };
-    } else {
-      databaseUrl = path.join(dir, 'atende.sqlite');
-    }
+    ({ databaseUrl, drop } = await restartableDatabase());
   });
   afterAll(async () => {
     for (const s of servers) await s.close();
-    await dropDatabase?.();
-    rmSync(dir, { recursive: true, force: true });
+    await drop();
   });
 
   async function boot(): Promise<TestServer> {

@@ -1,9 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, testDatabase, type TestServer } from '../helpers/server.js';
+import { restartableDatabase, startTestServer, type TestServer } from '../helpers/server.js';
 import { openSocket, type TestSocket } from '../helpers/socket.js';
 import { Events, type DomainEvent } from '../../core/events/event-bus.js';
 import { Plan } from '../../core/modules/plans/plan.model.js';
@@ -261,37 +257,16 @@ describe('failing drivers and the watchdog', () => {
 });
 
 describe('after a restart on the same database', () => {
-  let dir: string;
   let databaseUrl: string;
-  let dropDatabase: (() => Promise<void>) | undefined;
+  let drop: () => Promise<void>;
   const servers: TestServer[] = [];
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'atende-sessions-'));
-    if (testDatabase === 'pg') {
-      const base = process.env.ATENDE_TEST_PG_URL!;
-      const name = `atende_restart_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-      const admin = new pg.Client({ connectionString: base });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${name}`);
-      await admin.end();
-      const url = new URL(base);
-      url.pathname = `/${name}`;
-      databaseUrl = url.toString();
-      dropDatabase = async () => {
-        const client = new pg.Client({ connectionString: base });
-        await client.connect();
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await client.end();
-      };
-    } else {
-      databaseUrl = path.join(dir, 'atende.sqlite');
-    }
+    ({ databaseUrl, drop } = await restartableDatabase());
   });
   afterAll(async () => {
     for (const s of servers) await s.close();
-    await dropDatabase?.();
-    rmSync(dir, { recursive: true, force: true });
+    await drop();
   });
 
   async function boot(simulator: boolean): Promise<TestServer> {

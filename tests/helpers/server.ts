@@ -69,6 +69,20 @@ export async function createPgDatabase(): Promise<{ url: string; drop: () => Pro
   };
 }
 
+/**
+ * A database that outlives its servers, for tests that stop a server and start another on the same
+ * data (a restart): a fresh PostgreSQL database, or a SQLite file in a temporary folder. `drop`
+ * removes it once the test's servers are closed.
+ */
+export async function restartableDatabase(): Promise<{ databaseUrl: string; drop: () => Promise<void> }> {
+  if (testDatabase === 'pg') {
+    const db = await createPgDatabase();
+    return { databaseUrl: db.url, drop: db.drop };
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'atende-restart-'));
+  return { databaseUrl: path.join(dir, 'atende.sqlite'), drop: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
 export interface TestServerOptions {
   /**
    * Another server whose database (and data folder, so its secrets) this one shares: a second
