@@ -10,7 +10,7 @@ import { CompanyAdminModal } from './company-admin-modal';
 import { OFFERED_RECURRENCES, nextDueDate } from './due-date';
 import { FormActions, FormHeading } from './form-actions';
 import type { Company, CompanyCreated } from './settings.types';
-import { useAction } from './use-action';
+import { useRecordForm } from './use-record-form';
 import { useLiveRecords } from '../../hooks/use-live-records';
 
 interface CompanyForm {
@@ -57,26 +57,14 @@ function toForm(company: Company): CompanyForm {
 /** Empresas (super users): the company form and the table of every company. */
 export function CompaniesTab() {
   const { t } = useTranslation('settings');
-  const { message, modal } = App.useApp();
+  const { modal } = App.useApp();
   const [form] = Form.useForm<CompanyForm>();
-  const [editing, setEditing] = useState<Company | null>(null);
   const [adminOf, setAdminOf] = useState<Company | null>(null);
   const companies = useLiveRecords<Company>({ path: '/companies', channel: 'company', entityKey: 'company', compare: byName });
   const plans = useLiveRecords<Plan>({ path: '/plans/all', channel: 'plan', entityKey: 'plan', compare: byId });
-  const { busy, run } = useAction();
+  const { editing, busy, clear, select, save, remove } = useRecordForm<Company, CompanyForm>({ form, records: companies, path: '/companies', toForm });
   const dueDate = Form.useWatch('dueDate', form);
   const recurrence = Form.useWatch('recurrence', form);
-
-  const clear = () => {
-    setEditing(null);
-    form.resetFields();
-  };
-
-  const select = (company: Company) => {
-    setEditing(company);
-    form.resetFields();
-    form.setFieldsValue(toForm(company));
-  };
 
   const showCredentials = ({ admin }: CompanyCreated) =>
     modal.success({
@@ -100,8 +88,8 @@ export function CompaniesTab() {
       ),
     });
 
-  const save = (values: CompanyForm) =>
-    run('save', async () => {
+  const submit = (values: CompanyForm) =>
+    save(async (company) => {
       const body = {
         name: values.name,
         email: values.email,
@@ -113,24 +101,10 @@ export function CompaniesTab() {
         // An empty (or unreadable) due date means the company never expires.
         dueDate: values.dueDate?.isValid() ? values.dueDate.format('YYYY-MM-DD') : null,
       };
-      if (editing) {
-        companies.upsert(await api.put<Company>(`/companies/${editing.id}`, body));
-      } else {
-        const created = await api.post<CompanyCreated>('/companies', { ...body, ...(values.password ? { password: values.password } : {}) });
-        companies.upsert(created.company);
-        if (created.admin.password) showCredentials(created);
-      }
-      void message.success(t('form.saved'));
-      clear();
-    });
-
-  const remove = () =>
-    run('delete', async () => {
-      if (!editing) return;
-      await api.delete(`/companies/${editing.id}`);
-      companies.drop(editing.id);
-      void message.success(t('form.deleted'));
-      clear();
+      if (company) return api.put<Company>(`/companies/${company.id}`, body);
+      const created = await api.post<CompanyCreated>('/companies', { ...body, ...(values.password ? { password: values.password } : {}) });
+      if (created.admin.password) showCredentials(created);
+      return created.company;
     });
 
   const addDueDate = () => {
@@ -143,7 +117,7 @@ export function CompaniesTab() {
   return (
     <>
       <FormHeading name={editing?.name ?? null} />
-      <Form<CompanyForm> form={form} layout="vertical" initialValues={blank()} onFinish={save} data-testid="company-form">
+      <Form<CompanyForm> form={form} layout="vertical" initialValues={blank()} onFinish={submit} data-testid="company-form">
         <Row gutter={[16, 0]}>
           <Col xs={24} sm={12} lg={8}>
             <Form.Item name="name" label={t('companies.name')} rules={[required, { min: 2, max: 50 }]}>

@@ -1,8 +1,9 @@
-import { Space, Table, Typography, theme } from 'antd';
+import { Space, Typography, theme } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../layout/dates';
 import { daysToDue, dueTone, dueToneColor, type DueTone } from './due-date';
+import { RecordsTable } from './records-table';
 import type { Company } from './settings.types';
 
 interface CompaniesTableProps {
@@ -46,25 +47,21 @@ export function CompaniesTable({ companies, loading, onSelect }: CompaniesTableP
 
   return (
     <>
-      <Table<Company>
-        rowKey="id"
-        size="small"
-        columns={columns}
-        dataSource={companies}
+      <RecordsTable<Company>
+        records={companies}
         loading={loading}
-        scroll={{ x: 'max-content' }}
-        pagination={{ pageSize: 10, hideOnSinglePage: true }}
-        locale={{ emptyText: t('companies.empty') }}
-        onRow={(company) => {
+        columns={columns}
+        emptyText={t('companies.empty')}
+        onSelect={onSelect}
+        testId="companies-table"
+        rowProps={(company) => {
           const tone = dueTone(daysToDue(company.dueDate));
           return {
-            onClick: () => onSelect(company),
-            style: { cursor: 'pointer', ...(tone ? { background: dueToneColor(tone, token) } : {}) },
+            style: tone ? { background: dueToneColor(tone, token) } : undefined,
             'data-testid': `company-row-${company.id}`,
             'data-tone': tone ?? 'none',
           } as React.HTMLAttributes<HTMLElement>;
         }}
-        data-testid="companies-table"
       />
       <Space wrap size={[16, 4]} style={{ marginTop: 8 }}>
         <Typography.Text type="secondary">{t('companies.legendTitle')}:</Typography.Text>

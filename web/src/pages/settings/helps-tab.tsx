@@ -1,5 +1,4 @@
-import { useState } from 'react';
-import { App, Col, Divider, Form, Input, Row, Table, Typography } from 'antd';
+import { Col, Divider, Form, Input, Row, Typography } from 'antd';
 import { YoutubeOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
@@ -7,7 +6,8 @@ import { api } from '../../api/client';
 import { FormActions, FormHeading } from './form-actions';
 import type { HelpCreateBody } from '../../api/types';
 import type { Help } from './settings.types';
-import { useAction } from './use-action';
+import { RecordsTable } from './records-table';
+import { useRecordForm } from './use-record-form';
 import { useLiveRecords } from '../../hooks/use-live-records';
 
 type HelpForm = Pick<Help, 'title' | 'description' | 'video' | 'link'>;
@@ -18,39 +18,14 @@ const byId = (a: Help, b: Help) => a.id - b.id;
 /** Ajuda (super users): the help-video form and the table of helps every user sees on /helps. */
 export function HelpsTab() {
   const { t } = useTranslation('settings');
-  const { message } = App.useApp();
   const [form] = Form.useForm<HelpForm>();
-  const [editing, setEditing] = useState<Help | null>(null);
   const helps = useLiveRecords<Help>({ path: '/helps', channel: 'helps', entityKey: 'help', compare: byId });
-  const { busy, run } = useAction();
+  const { editing, busy, clear, select, save, remove } = useRecordForm<Help, HelpForm>({ form, records: helps, path: '/helps' });
 
-  const clear = () => {
-    setEditing(null);
-    form.resetFields();
-  };
-
-  const select = (help: Help) => {
-    setEditing(help);
-    form.resetFields();
-    form.setFieldsValue(help);
-  };
-
-  const save = (values: HelpForm) =>
-    run('save', async () => {
+  const submit = (values: HelpForm) =>
+    save((help) => {
       const body = { ...values, description: values.description ?? '', link: values.link ?? '' } satisfies HelpCreateBody;
-      const saved = editing ? await api.put<Help>(`/helps/${editing.id}`, body) : await api.post<Help>('/helps', body);
-      helps.upsert(saved);
-      void message.success(t('form.saved'));
-      clear();
-    });
-
-  const remove = () =>
-    run('delete', async () => {
-      if (!editing) return;
-      await api.delete(`/helps/${editing.id}`);
-      helps.drop(editing.id);
-      void message.success(t('form.deleted'));
-      clear();
+      return help ? api.put<Help>(`/helps/${help.id}`, body) : api.post<Help>('/helps', body);
     });
 
   const required = { required: true, whitespace: true, message: t('form.required') };
@@ -85,7 +60,7 @@ export function HelpsTab() {
   return (
     <>
       <FormHeading name={editing?.title ?? null} />
-      <Form<HelpForm> form={form} layout="vertical" initialValues={BLANK} onFinish={save} data-testid="help-form">
+      <Form<HelpForm> form={form} layout="vertical" initialValues={BLANK} onFinish={submit} data-testid="help-form">
         <Row gutter={[16, 0]}>
           <Col xs={24} md={12}>
             <Form.Item name="title" label={t('helps.title')} rules={[required, { max: 255 }]}>
@@ -116,18 +91,7 @@ export function HelpsTab() {
         <FormActions editing={editing !== null} busy={busy} onClear={clear} onDelete={() => void remove()} />
       </Form>
       <Divider />
-      <Table<Help>
-        rowKey="id"
-        size="small"
-        columns={columns}
-        dataSource={helps.items}
-        loading={helps.loading}
-        scroll={{ x: 'max-content' }}
-        pagination={{ pageSize: 10, hideOnSinglePage: true }}
-        locale={{ emptyText: t('helps.empty') }}
-        onRow={(help) => ({ onClick: () => select(help), style: { cursor: 'pointer' } })}
-        data-testid="helps-table"
-      />
+      <RecordsTable<Help> records={helps.items} loading={helps.loading} columns={columns} emptyText={t('helps.empty')} onSelect={select} testId="helps-table" />
     </>
   );
 }

@@ -1,12 +1,13 @@
-import { useEffect, useState } from 'react';
-import { App, Col, Divider, Form, Input, InputNumber, Row, Space, Switch, Table, Tag, Typography } from 'antd';
+import { useEffect } from 'react';
+import { Col, Divider, Form, Input, InputNumber, Row, Space, Switch, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { useApiQuery } from '../../hooks/use-api-query';
 import type { Plan, PlanCatalogue, PlanCreateBody, PlanLabel } from '../../api/types';
 import { FormActions, FormHeading } from './form-actions';
-import { useAction } from './use-action';
+import { RecordsTable } from './records-table';
+import { useRecordForm } from './use-record-form';
 import { useLiveRecords } from '../../hooks/use-live-records';
 
 /** The form sends the flags and limits as `features` and `limits`, whatever the installation has. */
@@ -47,45 +48,19 @@ export function PlansTab() {
   const { t, i18n } = useTranslation('settings');
   const catalogue = usePlanCatalogue();
   const labelOf = (label: PlanLabel) => label[i18n.language as keyof PlanLabel] ?? label['pt-BR'];
-  const { message } = App.useApp();
   const [form] = Form.useForm<PlanForm>();
-  const [editing, setEditing] = useState<Plan | null>(null);
   const plans = useLiveRecords<Plan>({ path: '/plans/all', channel: 'plan', entityKey: 'plan', compare: byId });
-  const { busy, run } = useAction();
-
-  const clear = () => {
-    setEditing(null);
-    form.resetFields();
-    form.setFieldsValue(blank(catalogue));
-  };
+  const { editing, busy, clear, select, save, remove } = useRecordForm<Plan, PlanForm>({ form, records: plans, path: '/plans', blank: () => blank(catalogue) });
   // When the catalogue arrives, a new plan starts from it; an edit in progress keeps its values.
   useEffect(() => {
     if (!editing) form.setFieldsValue(blank(catalogue));
   }, [catalogue, editing, form]);
 
-  const select = (plan: Plan) => {
-    setEditing(plan);
-    form.resetFields();
-    form.setFieldsValue(plan);
-  };
-
-  const save = (values: PlanForm) =>
-    run('save', async () => {
-      // The form only holds the installation's flags and limits: unknown keys never reach the server.
+  // The form only holds the installation's flags and limits: unknown keys never reach the server.
+  const submit = (values: PlanForm) =>
+    save((plan) => {
       const body = values satisfies PlanCreateBody;
-      const saved = editing ? await api.put<Plan>(`/plans/${editing.id}`, body) : await api.post<Plan>('/plans', body);
-      plans.upsert(saved);
-      void message.success(t('form.saved'));
-      clear();
-    });
-
-  const remove = () =>
-    run('delete', async () => {
-      if (!editing) return;
-      await api.delete(`/plans/${editing.id}`);
-      plans.drop(editing.id);
-      void message.success(t('form.deleted'));
-      clear();
+      return plan ? api.put<Plan>(`/plans/${plan.id}`, body) : api.post<Plan>('/plans', body);
     });
 
   const required = { required: true, message: t('form.required') };
@@ -115,7 +90,7 @@ export function PlansTab() {
   return (
     <>
       <FormHeading name={editing?.name ?? null} />
-      <Form<PlanForm> form={form} layout="vertical" onFinish={save} data-testid="plan-form">
+      <Form<PlanForm> form={form} layout="vertical" onFinish={submit} data-testid="plan-form">
         <Row gutter={[16, 0]}>
           <Col xs={24} lg={8}>
             <Form.Item name="name" label={t('plans.name')} rules={[required, { max: 100 }]}>
@@ -167,18 +142,7 @@ export function PlansTab() {
         <FormActions editing={editing !== null} busy={busy} onClear={clear} onDelete={() => void remove()} />
       </Form>
       <Divider />
-      <Table<Plan>
-        rowKey="id"
-        size="small"
-        columns={columns}
-        dataSource={plans.items}
-        loading={plans.loading}
-        scroll={{ x: 'max-content' }}
-        pagination={{ pageSize: 10, hideOnSinglePage: true }}
-        locale={{ emptyText: t('plans.empty') }}
-        onRow={(plan) => ({ onClick: () => select(plan), style: { cursor: 'pointer' } })}
-        data-testid="plans-table"
-      />
+      <RecordsTable<Plan> records={plans.items} loading={plans.loading} columns={columns} emptyText={t('plans.empty')} onSelect={select} testId="plans-table" />
     </>
   );
 }
