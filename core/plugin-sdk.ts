@@ -46,7 +46,7 @@ export { displayFileName, isStoredName, type MediaStorage } from './storage/medi
 export { outgoingMediaKind, type OutgoingMediaKind } from './modules/messages/outgoing-media.js';
 export type { OutgoingMessage } from './modules/messages/outbound.service.js';
 export { renderTemplate, type TemplateContext } from './modules/tickets/templates.js';
-export { nextDay, zonedDayStart, zonedInstant } from './time/zoned-time.js';
+export { nextDay, todayIn, zonedDayStart, zonedInstant } from './time/zoned-time.js';
 export { contactEmail, contactName, contactNumber } from './modules/contacts/contacts.schema.js';
 export { canonicalNumber } from './channels/phone.js';
 export { planContactsImport, readContactsFile, type ContactsFile, type ContactsFileRow, type ContactsImportPlan } from './plugins/contacts-file-sdk.js';

@@ -103,6 +103,11 @@ const ERROR_CODES = [
   'ERR_URL_NOT_ALLOWED',
   // AI prompts
   'ERR_NO_PROMPT_FOUND',
+  // Billing
+  'ERR_NO_INVOICE_FOUND',
+  'ERR_INVOICE_ALREADY_PAID',
+  'ERR_BILLING_OFF',
+  'ERR_PIX_NOT_CONFIGURED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -343,6 +343,10 @@ export interface HelpView {
 }
 
 /** A company as GET/PUT /api/companies and the company frames carry it. */
+/** How many months a company's due date moves per payment ('+ Vencimento', a paid invoice), by recurrence. */
+export const RECURRENCE_MONTHS = { MENSAL: 1, BIMESTRAL: 2, TRIMESTRAL: 3, SEMESTRAL: 6, ANUAL: 12 } as const;
+export type Recurrence = keyof typeof RECURRENCE_MONTHS;
+
 export interface CompanyView {
   id: number;
   name: string;

@@ -62,3 +62,15 @@ export function wallTimestamp(instant: string | Date, timeZone: string): string 
 export function wallClock(instant: string | Date, timeZone: string): string {
   return wallTimestamp(instant, timeZone).slice(0, 16);
 }
+
+/** The day `months` after `YYYY-MM-DD`, on the month's last day when it is shorter (31 Jan + 1 = 28 or 29 Feb). */
+export function addMonths(day: string, months: number): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const lastDay = new Date(Date.UTC(y, m - 1 + months + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(y, m - 1 + months, Math.min(d, lastDay))).toISOString().slice(0, 10);
+}
+
+/** Today's date `YYYY-MM-DD` on the wall clock of `timeZone`. */
+export function todayIn(timeZone: string, now: Date = new Date()): string {
+  return wallTimestamp(now, timeZone).slice(0, 10);
+}

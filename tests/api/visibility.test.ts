@@ -144,6 +144,8 @@ const notTicketScoped: Record<string, string> = {
   'PUT /api/contact-list-items/:id': CONTACT_LIST,
   'DELETE /api/contact-list-items/:id': CONTACT_LIST,
   'GET /api/prompt/:id': "an AI prompt of the company: no ticket (tests/api/prompts.test.ts)",
+  'GET /api/invoices/:id/pix': "an invoice of the company, or any for super users: no ticket (tests/api/billing.test.ts)",
+  'POST /api/invoices/:id/pay': 'an invoice, super users only: no ticket (tests/api/billing.test.ts)',
   'PUT /api/prompt/:id': "an AI prompt of the company: no ticket; admins write it",
   'DELETE /api/prompt/:id': "an AI prompt of the company: no ticket; admins write it",
 };

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { id } from '../../http/validate.js';
-import { WEEKDAYS_EN } from '../../contract/views.js';
+import { RECURRENCE_MONTHS, WEEKDAYS_EN, type Recurrence } from '../../contract/views.js';
 import type { ScheduleEntry } from './company.model.js';
 
 /** How often a company pays; '+ Vencimento' moves the due date forward by one period. */
-export const RECURRENCES = ['MENSAL', 'BIMESTRAL', 'TRIMESTRAL', 'SEMESTRAL', 'ANUAL'] as const;
-export type Recurrence = (typeof RECURRENCES)[number];
+export const RECURRENCES = Object.keys(RECURRENCE_MONTHS) as [Recurrence, ...Recurrence[]];
+export type { Recurrence };
 
 /** The weekday names `weekdayEn` takes, declared with the ScheduleEntry type in the contract. */
 export { WEEKDAYS_EN };

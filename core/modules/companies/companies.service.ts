@@ -5,7 +5,9 @@ import { hashPassword, randomPassword } from '../../auth/password.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
 import { Events } from '../../events/event-bus.js';
 import type { Plan } from '../plans/plan.model.js';
-import type { CompanyView, PlanView } from '../../contract/views.js';
+import { RECURRENCE_MONTHS, type CompanyView, type PlanView } from '../../contract/views.js';
+import { isPostgres } from '../../db/database.js';
+import { addMonths } from '../../time/zoned-time.js';
 import type { PlansService } from '../plans/plans.service.js';
 import { Queue } from '../queues/queue.model.js';
 import type { SettingsService } from '../settings/settings.service.js';
@@ -214,6 +216,25 @@ export class CompaniesService {
     if (setting) await this.settings.announce(id, setting);
     await this.announce('update', view);
     return view;
+  }
+
+  /**
+   * A period paid: the due date moves one recurrence forward (from the old due date, so paying late
+   * does not lend days; from `today` when there was none), inside the payer's transaction, the row
+   * held so two payments never read the same old date. Announced once `trx` commits.
+   */
+  async renew(id: number, today: string, trx: Knex.Transaction): Promise<CompanyView> {
+    const query = Company.query(trx).findById(id);
+    const current = await (isPostgres(trx) ? query.forUpdate() : query);
+    if (!current) throw new NotFoundError(ErrorCode.ERR_NO_COMPANY_FOUND);
+    const months = RECURRENCE_MONTHS[current.recurrence as Recurrence] ?? RECURRENCE_MONTHS.MENSAL;
+    const company = await current.$query(trx).patchAndFetch({ dueDate: addMonths(current.dueDate ?? today, months) });
+    const [view] = await this.present([company], trx);
+    void trx.executionPromise.then(
+      () => this.announce('update', view!),
+      () => undefined,
+    );
+    return view!;
   }
 
   /** Deletes a company and, through the foreign keys, everything it owns. Never the caller's own. */

@@ -9,7 +9,7 @@ export interface LoginAnswer {
  * The API's answers as the server declares them (core/contract/views.ts), under the names the
  * pages use. Types and the constant lists they come from: nothing else of the server reaches the bundle.
  */
-export { PLAN_FLAGS, WEEKDAYS_EN } from '../../../core/contract/views';
+export { PLAN_FLAGS, RECURRENCE_MONTHS, WEEKDAYS_EN, type Recurrence } from '../../../core/contract/views';
 export type {
   CompanyCreatedView,
   CompanyView,

@@ -91,6 +91,10 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_NO_CONNECTED_WAPP: 'Nenhuma conexão do WhatsApp está conectada: conecte uma para verificar os números.',
     ERR_URL_NOT_ALLOWED: 'Este endereço não é permitido: a rede interna do servidor não pode ser chamada.',
     ERR_NO_PROMPT_FOUND: 'Nenhum prompt encontrado com este ID.',
+    ERR_NO_INVOICE_FOUND: 'Nenhuma fatura encontrada com este ID.',
+    ERR_INVOICE_ALREADY_PAID: 'Esta fatura já está paga.',
+    ERR_BILLING_OFF: 'A cobrança não está ativada nesta instalação.',
+    ERR_PIX_NOT_CONFIGURED: 'O pagamento por Pix não está configurado. Fale com o suporte.',
   },
   en: {
     ERR_BAD_REQUEST: 'Invalid request.',
@@ -177,6 +181,10 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_NO_CONNECTED_WAPP: 'No WhatsApp connection is connected: connect one to check the numbers.',
     ERR_URL_NOT_ALLOWED: "This address is not allowed: the server's internal network cannot be called.",
     ERR_NO_PROMPT_FOUND: 'No prompt found with this ID.',
+    ERR_NO_INVOICE_FOUND: 'No invoice found with this ID.',
+    ERR_INVOICE_ALREADY_PAID: 'This invoice is already paid.',
+    ERR_BILLING_OFF: 'Billing is not turned on in this installation.',
+    ERR_PIX_NOT_CONFIGURED: 'Pix payment is not set up. Please contact support.',
   },
   es: {
     ERR_BAD_REQUEST: 'Solicitud inválida.',
@@ -263,5 +271,9 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_NO_CONNECTED_WAPP: 'Ninguna conexión de WhatsApp está conectada: conecte una para verificar los números.',
     ERR_URL_NOT_ALLOWED: 'Esta dirección no está permitida: la red interna del servidor no se puede llamar.',
     ERR_NO_PROMPT_FOUND: 'No se encontró ningún prompt con este ID.',
+    ERR_NO_INVOICE_FOUND: 'No se encontró ninguna factura con este ID.',
+    ERR_INVOICE_ALREADY_PAID: 'Esta factura ya está pagada.',
+    ERR_BILLING_OFF: 'La facturación no está activada en esta instalación.',
+    ERR_PIX_NOT_CONFIGURED: 'El pago por Pix no está configurado. Contacte al soporte.',
   },
 };

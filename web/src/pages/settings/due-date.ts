@@ -1,16 +1,6 @@
 import dayjs, { type Dayjs } from 'dayjs';
 import type { GlobalToken } from 'antd';
-
-/** How many months '+ Vencimento' moves a due date forward, by recurrence. */
-export const RECURRENCE_MONTHS = {
-  MENSAL: 1,
-  BIMESTRAL: 2,
-  TRIMESTRAL: 3,
-  SEMESTRAL: 6,
-  ANUAL: 12,
-} as const;
-
-export type Recurrence = keyof typeof RECURRENCE_MONTHS;
+import { RECURRENCE_MONTHS, type Recurrence } from '../../api/types';
 
 /** The recurrences the company form offers (the spec offers only MENSAL). */
 export const OFFERED_RECURRENCES: Recurrence[] = ['MENSAL'];

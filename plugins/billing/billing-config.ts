@@ -1,0 +1,15 @@
+import { z } from 'atende/plugin';
+
+/**
+ * The platform owner's billing settings (`pluginConfig.billing` in atende.config.json, or
+ * ATENDE_PLUGIN_BILLING_<KEY>). Without a provider, billing is off: no invoices are opened.
+ */
+export const billingConfig = z.object({
+  /** manual: invoices paid by Pix to the platform's key and marked paid by a super user. */
+  provider: z.enum(['manual']).optional(),
+  pixKey: z.string().trim().max(77).default(''),
+  pixName: z.string().trim().max(25).default('Atende'),
+  pixCity: z.string().trim().max(15).default('Sao Paulo'),
+});
+
+export type BillingConfig = z.infer<typeof billingConfig>;

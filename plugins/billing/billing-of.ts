@@ -1,0 +1,19 @@
+import type { PluginApp } from 'atende/plugin';
+import type { BillingConfig } from './billing-config.js';
+import { InvoicesService } from './invoices/invoices.service.js';
+
+export interface BillingParts {
+  invoices: InvoicesService;
+}
+
+/** Keyed by the plugin's app: one server builds them once; a test process may run several servers. */
+const built = new WeakMap<PluginApp<BillingConfig>, BillingParts>();
+
+export function billingOf(app: PluginApp<BillingConfig>): BillingParts {
+  let parts = built.get(app);
+  if (!parts) {
+    parts = { invoices: new InvoicesService(app) };
+    built.set(app, parts);
+  }
+  return parts;
+}

@@ -1,0 +1,30 @@
+import { definePlugin } from 'atende/plugin';
+import { billingConfig } from './billing-config.js';
+import { billingOf } from './billing-of.js';
+import { invoicesRoutes } from './invoices/invoices.routes.js';
+
+export const OPEN_INVOICES_JOB = 'billing.open-invoices';
+/** Hourly rather than daily: a missed run (a stopped server) costs an hour, and a run that finds nothing to open is one query. */
+const OPEN_EVERY_MS = 60 * 60 * 1000;
+
+/**
+ * Billing (spec: Billing, Invoices; issue: the SaaS side). No plan flag: the platform owner turns it
+ * on with `provider` in its config. Manual mode: invoices paid by Pix to the platform's key and
+ * marked paid by a super user.
+ */
+export default definePlugin({
+  name: 'billing',
+  config: billingConfig,
+  migrations: 'migrations',
+  routes: invoicesRoutes,
+  jobs(jobs, app) {
+    jobs.define(OPEN_INVOICES_JOB, async () => {
+      await billingOf(app).invoices.openDue();
+    });
+  },
+  async bootstrap(app) {
+    if (!app.config.provider) return;
+    await app.jobs.every(OPEN_EVERY_MS, OPEN_INVOICES_JOB);
+    await app.jobs.now(OPEN_INVOICES_JOB, {});
+  },
+});

@@ -1,0 +1,17 @@
+import { BaseModel } from 'atende/plugin';
+
+export type InvoiceStatus = 'open' | 'paid';
+
+export class Invoice extends BaseModel {
+  static override tableName = 'invoices';
+
+  companyId!: number;
+  detail!: string;
+  /** Decimal text or number, as the driver answers it: read with Number(). */
+  value!: string | number;
+  dueDate!: string;
+  status!: InvoiceStatus;
+  paidAt!: string | null;
+  paidValue!: string | number | null;
+  paidBy!: string | null;
+}

@@ -1,0 +1,150 @@
+import type { Knex } from 'knex';
+import {
+  ConflictError,
+  ErrorCode,
+  ForbiddenError,
+  isAdmin,
+  isPostgres,
+  likePattern,
+  NotFoundError,
+  todayIn,
+  ValidationError,
+  type AuthUser,
+  type PluginApp,
+} from 'atende/plugin';
+import type { BillingConfig } from '../billing-config.js';
+import { pixPayload } from '../pix/br-code.js';
+import { toInvoiceView, type InvoicePixView, type InvoiceRow, type InvoiceView } from './invoice-view.js';
+import { Invoice } from './invoice.model.js';
+import { INVOICES_PAGE_SIZE, type ListInvoicesQuery } from './invoices.schema.js';
+
+function notFound(): NotFoundError {
+  return new NotFoundError(ErrorCode.ERR_NO_INVOICE_FOUND);
+}
+
+/**
+ * A company's invoices (spec: Billing, Invoices): one a period, opened for the company's due date
+ * at the plan's value; paying one moves the due date by the company's recurrence. Super users see
+ * and settle every company's; a company's admins and financial users read their own.
+ */
+export class InvoicesService {
+  constructor(
+    private readonly app: PluginApp<BillingConfig>,
+  ) {}
+
+  private get config(): BillingConfig {
+    return this.app.config;
+  }
+
+  /** Invoices with their company's name, those `actor` may read. */
+  private visible(actor: AuthUser, db: Knex = this.app.db) {
+    const query = db('invoices').join('companies', 'companies.id', 'invoices.companyId').select('invoices.*', 'companies.name as companyName');
+    if (actor.super) return query;
+    if (!isAdmin(actor) && !actor.financial) throw new ForbiddenError(ErrorCode.ERR_NO_PERMISSION);
+    return query.where('invoices.companyId', actor.companyId);
+  }
+
+  private async find(actor: AuthUser, id: number): Promise<InvoiceView> {
+    const row: InvoiceRow | undefined = await this.visible(actor).where('invoices.id', id).first();
+    if (!row) throw notFound();
+    return toInvoiceView(row);
+  }
+
+  /** GET /invoices/all: latest due date first, 20 a page; the search looks at the detail and, for super users, the company. */
+  async list(actor: AuthUser, query: ListInvoicesQuery): Promise<{ invoices: InvoiceView[]; count: number; hasMore: boolean }> {
+    const filtered = () => {
+      const q = this.visible(actor);
+      if (query.searchParam) {
+        const like = likePattern(query.searchParam);
+        q.where((w) => {
+          w.whereRaw("lower(??) like ? escape '!'", ['invoices.detail', like]);
+          if (actor.super) w.orWhereRaw("lower(??) like ? escape '!'", ['companies.name', like]);
+        });
+      }
+      return q;
+    };
+    const offset = (query.pageNumber - 1) * INVOICES_PAGE_SIZE;
+    const [rows, [{ count }]] = await Promise.all([
+      filtered().orderBy('invoices.dueDate', 'desc').orderBy('invoices.id', 'desc').limit(INVOICES_PAGE_SIZE).offset(offset),
+      filtered().clearSelect().count({ count: '*' }) as unknown as Promise<[{ count: number | string }]>,
+    ]);
+    const invoices = (rows as InvoiceRow[]).map(toInvoiceView);
+    return { invoices, count: Number(count), hasMore: offset + invoices.length < Number(count) };
+  }
+
+  /** GET /invoices/:id/pix: the static Pix code for this invoice's amount, to the platform's key. */
+  async pix(actor: AuthUser, id: number): Promise<InvoicePixView> {
+    const invoice = await this.find(actor, id);
+    if (this.config.provider !== 'manual') throw new ValidationError('Billing is off in this installation', undefined, ErrorCode.ERR_BILLING_OFF);
+    if (!this.config.pixKey) throw new ValidationError('No Pix key is configured', undefined, ErrorCode.ERR_PIX_NOT_CONFIGURED);
+    if (invoice.status === 'paid') throw new ConflictError(ErrorCode.ERR_INVOICE_ALREADY_PAID, 'This invoice is already paid');
+    const payload = pixPayload({
+      key: this.config.pixKey,
+      name: this.config.pixName,
+      city: this.config.pixCity,
+      amount: invoice.value,
+      txid: `FATURA${invoice.id}`,
+    });
+    return { invoiceId: invoice.id, value: invoice.value, dueDate: invoice.dueDate, payload };
+  }
+
+  /**
+   * POST /invoices/:id/pay (super users, manual mode): the invoice paid at its own value, and the
+   * company's due date moved one period, in one transaction; then the company hears
+   * company-{id}-payment (CONCLUIDA) and its next invoice opens.
+   */
+  async markPaid(actor: AuthUser, id: number): Promise<InvoiceView> {
+    if (!actor.super) throw new ForbiddenError(ErrorCode.ERR_NO_PERMISSION);
+    if (this.config.provider !== 'manual') throw new ValidationError('Billing is off in this installation', undefined, ErrorCode.ERR_BILLING_OFF);
+    const companyId = await this.app.db.transaction(async (trx) => {
+      const query = Invoice.query(trx).findById(id);
+      const invoice = await (isPostgres(trx) ? query.forUpdate() : query);
+      if (!invoice) throw notFound();
+      if (invoice.status === 'paid') throw new ConflictError(ErrorCode.ERR_INVOICE_ALREADY_PAID, 'This invoice is already paid');
+      await invoice.$query(trx).patch({ status: 'paid', paidAt: new Date().toISOString(), paidValue: invoice.value, paidBy: 'manual' });
+      const timeZone = await this.app.services.settings.get(invoice.companyId, 'timezone', trx);
+      await this.app.services.companies.renew(invoice.companyId, todayIn(timeZone), trx);
+      return invoice.companyId;
+    });
+    const company = await this.app.services.companies.get(companyId);
+    this.app.realtime.publish(companyId, `company-${companyId}-payment`, { action: 'CONCLUIDA', company: { id: company.id, dueDate: company.dueDate } });
+    await this.openFor(company.id);
+    return this.find(actor, id);
+  }
+
+  /**
+   * The open invoice of each billed company's current due date, made when missing (the daily job,
+   * and after a payment). Billed: active, with a due date and a plan that costs something. The
+   * unique (company, due date) makes a second run or a second node open nothing more.
+   */
+  async openDue(): Promise<number> {
+    if (!this.config.provider) return 0;
+    const [companies, plans] = await Promise.all([this.app.services.companies.list(), this.app.services.plans.list()]);
+    const priceOf = new Map(plans.map((p) => [p.id, p]));
+    let opened = 0;
+    for (const company of companies) {
+      const plan = company.planId === null ? undefined : priceOf.get(company.planId);
+      if (!company.status || !company.dueDate || !plan || Number(plan.value) <= 0) continue;
+      opened += await this.open(company.id, company.dueDate, plan.name, Number(plan.value));
+    }
+    return opened;
+  }
+
+  private async openFor(companyId: number): Promise<void> {
+    const company = await this.app.services.companies.get(companyId);
+    if (!company.status || !company.dueDate || company.planId === null) return;
+    const plan = await this.app.services.plans.view(company.planId);
+    if (Number(plan.value) > 0) await this.open(company.id, company.dueDate, plan.name, Number(plan.value));
+  }
+
+  private async open(companyId: number, dueDate: string, detail: string, value: number): Promise<number> {
+    const now = new Date().toISOString();
+    const inserted = await this.app
+      .db('invoices')
+      .insert({ companyId, detail, value, dueDate, status: 'open', createdAt: now, updatedAt: now })
+      .onConflict(['companyId', 'dueDate'])
+      .ignore()
+      .returning('id');
+    return inserted.length;
+  }
+}
