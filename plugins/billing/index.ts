@@ -16,6 +16,7 @@ export default definePlugin({
   name: 'billing',
   config: billingConfig,
   migrations: 'migrations',
+  web: 'web',
   routes: invoicesRoutes,
   jobs(jobs, app) {
     jobs.define(OPEN_INVOICES_JOB, async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type CSSProperties } from 'react';
 import { Empty, Table, theme, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { nearBottom } from '../hooks/use-paged-list';
@@ -19,10 +19,12 @@ export interface InfiniteTableProps<T> {
   scrollBody?: boolean;
   /** Page by page: the next page loads near the bottom, and on until the body scrolls. */
   paging?: { hasMore: boolean; loadMore(): void };
+  /** A row's own look (an overdue invoice in red). */
+  rowStyle?(item: T): CSSProperties | undefined;
 }
 
 /** A bordered, fixed-layout table of records with an id, scrolled within the page and fed page by page when paged. */
-export function InfiniteTable<T extends { id: number }>({ columns, items, loading, compact, testId, emptyText, scrollBody = true, paging }: InfiniteTableProps<T>) {
+export function InfiniteTable<T extends { id: number }>({ columns, items, loading, compact, testId, emptyText, scrollBody = true, paging, rowStyle }: InfiniteTableProps<T>) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const wrapper = useRef<HTMLDivElement>(null);
@@ -46,6 +48,7 @@ export function InfiniteTable<T extends { id: number }>({ columns, items, loadin
       tableLayout="fixed"
       scroll={scrollBody ? { y: TABLE_HEIGHT } : undefined}
       onScroll={loadMore ? (e) => nearBottom(e, loadMore) : undefined}
+      onRow={rowStyle ? (item) => ({ style: rowStyle(item) }) : undefined}
       locale={{ emptyText: loading ? <div style={{ height: 120 }} /> : <Empty description={emptyText ?? t('common:list.empty')} /> }}
       style={{ border: `1px solid ${token.colorBorderSecondary}`, borderRadius: token.borderRadiusLG, overflow: 'hidden' }}
       data-testid={testId}

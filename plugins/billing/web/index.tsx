@@ -1,0 +1,20 @@
+import { lazy } from 'react';
+import { DollarOutlined } from '@ant-design/icons';
+import { definePluginWeb, isAdmin, type Gate } from 'atende/web';
+
+/** Admins, and the users the finance guard sends here (the financial flag). */
+const mayPay: Gate = (ctx) => isAdmin(ctx) || ctx.user.financial;
+
+export default definePluginWeb({
+  name: 'billing',
+  translations: async (language) => (await import('./billing.i18n')).billingTranslations[language],
+  pages: [
+    {
+      path: '/financeiro',
+      component: lazy(() => import('./invoices-page')),
+      gate: mayPay,
+      deniedKey: 'session.accessDenied',
+      menu: { href: '/financeiro', labelKey: 'menu', icon: <DollarOutlined />, section: 'admin', before: '/settings' },
+    },
+  ],
+});
