@@ -21,7 +21,7 @@ export interface InvoicePixView {
   payload: string;
 }
 
-/** An invoices row joined with its company's name, as the query builder answers it (camelCase). */
+/** An invoices row (camelCase, as the query builder answers it) with its company's name. */
 export type InvoiceRow = Pick<Invoice, 'id' | 'companyId' | 'detail' | 'value' | 'dueDate' | 'status' | 'paidAt' | 'paidValue'> & { companyName: string };
 
 export function toInvoiceView(row: InvoiceRow): InvoiceView {

@@ -14,7 +14,7 @@ import {
 } from 'atende/plugin';
 import type { BillingConfig } from '../billing-config.js';
 import { pixPayload } from '../pix/br-code.js';
-import { toInvoiceView, type InvoicePixView, type InvoiceRow, type InvoiceView } from './invoice-view.js';
+import { toInvoiceView, type InvoicePixView, type InvoiceView } from './invoice-view.js';
 import { Invoice } from './invoice.model.js';
 import { INVOICES_PAGE_SIZE, type ListInvoicesQuery } from './invoices.schema.js';
 
@@ -36,39 +36,47 @@ export class InvoicesService {
     return this.app.config;
   }
 
-  /** Invoices with their company's name, those `actor` may read. */
-  private visible(actor: AuthUser, db: Knex = this.app.db) {
-    const query = db('invoices').join('companies', 'companies.id', 'invoices.companyId').select('invoices.*', 'companies.name as companyName');
+  /** The invoices `actor` may read. */
+  private visible(actor: AuthUser, db: Knex = this.app.db): Knex.QueryBuilder {
+    const query = db('invoices');
     if (actor.super) return query;
     if (!isAdmin(actor) && !actor.financial) throw new ForbiddenError(ErrorCode.ERR_NO_PERMISSION);
     return query.where('invoices.companyId', actor.companyId);
   }
 
-  private async find(actor: AuthUser, id: number): Promise<InvoiceView> {
-    const row: InvoiceRow | undefined = await this.visible(actor).where('invoices.id', id).first();
-    if (!row) throw notFound();
-    return toInvoiceView(row);
+  /** Rows with their company's name (read through the companies service, never its table). */
+  private async named(rows: Invoice[]): Promise<InvoiceView[]> {
+    if (rows.length === 0) return [];
+    const names = new Map((await this.app.services.companies.list()).map((c) => [c.id, c.name]));
+    return rows.map((row) => toInvoiceView({ ...row, companyName: names.get(row.companyId) ?? '' }));
   }
 
-  /** GET /invoices/all: latest due date first, 20 a page; the search looks at the detail and, for super users, the company. */
+  private async find(actor: AuthUser, id: number): Promise<InvoiceView> {
+    const row: Invoice | undefined = await this.visible(actor).where('invoices.id', id).first();
+    if (!row) throw notFound();
+    return (await this.named([row]))[0]!;
+  }
+
+  /** GET /invoices/all: latest due date first, 20 a page; the search looks at the detail and, for super users, the company's name. */
   async list(actor: AuthUser, query: ListInvoicesQuery): Promise<{ invoices: InvoiceView[]; count: number; hasMore: boolean }> {
+    const term = query.searchParam.toLowerCase();
+    const companyIds = actor.super && term ? (await this.app.services.companies.list()).filter((c) => c.name.toLowerCase().includes(term)).map((c) => c.id) : [];
     const filtered = () => {
       const q = this.visible(actor);
-      if (query.searchParam) {
-        const like = likePattern(query.searchParam);
+      if (term) {
         q.where((w) => {
-          w.whereRaw("lower(??) like ? escape '!'", ['invoices.detail', like]);
-          if (actor.super) w.orWhereRaw("lower(??) like ? escape '!'", ['companies.name', like]);
+          w.whereRaw("lower(??) like ? escape '!'", ['invoices.detail', likePattern(term)]);
+          if (companyIds.length > 0) w.orWhereIn('invoices.companyId', companyIds);
         });
       }
       return q;
     };
     const offset = (query.pageNumber - 1) * INVOICES_PAGE_SIZE;
     const [rows, [{ count }]] = await Promise.all([
-      filtered().orderBy('invoices.dueDate', 'desc').orderBy('invoices.id', 'desc').limit(INVOICES_PAGE_SIZE).offset(offset),
-      filtered().clearSelect().count({ count: '*' }) as unknown as Promise<[{ count: number | string }]>,
+      filtered().select('*').orderBy('invoices.dueDate', 'desc').orderBy('invoices.id', 'desc').limit(INVOICES_PAGE_SIZE).offset(offset),
+      filtered().count({ count: '*' }) as unknown as Promise<[{ count: number | string }]>,
     ]);
-    const invoices = (rows as InvoiceRow[]).map(toInvoiceView);
+    const invoices = await this.named(rows);
     return { invoices, count: Number(count), hasMore: offset + invoices.length < Number(count) };
   }
 
