@@ -77,6 +77,8 @@ export async function startAtende(config: Config, log: Logger, hooks: BootHooks 
       container.services.companies.ensurePlatform({ email: config.adminEmail, password: config.adminPassword }),
     );
     if (initialAdmin) hooks.onInitialAdmin?.(initialAdmin);
+    // Stops after the server: a request's e-mail may still be on its way.
+    stops.push(() => container.services.mail.idle());
     const server = await step(log, 'listen', () => listen(container, config.port, config.host, plugins.routers()));
     stops.push(() => server.close());
     const demo = config.demo ? await step(log, 'demo', () => seedDemo(container)) : undefined;
