@@ -217,6 +217,49 @@ describe('POST /api/users/reset/change-password', () => {
   });
 });
 
+describe('the mail service (app.services.mail)', () => {
+  it('sends text and HTML from the configured sender, with a subject in any language', async () => {
+    await server.atende.container.services.mail.send({
+      to: 'billing@recovery.test',
+      subject: 'Fatura de março: R$ 99,90 — vence amanhã',
+      text: 'Olá! Sua fatura está disponível.',
+      html: '<p>Olá! Sua fatura está disponível.</p>',
+    });
+    const mail = smtp.messages.find((m) => m.to.includes('billing@recovery.test'))!;
+    expect(mail).toMatchObject({
+      from: 'no-reply@atende.test',
+      subject: 'Fatura de março: R$ 99,90 — vence amanhã',
+      text: 'Olá! Sua fatura está disponível.',
+      html: '<p>Olá! Sua fatura está disponível.</p>',
+    });
+    expect(mail.raw).toMatch(/^From: Atende <no-reply@atende\.test>/m);
+  });
+
+  it("rejects with the SMTP server's refusal", async () => {
+    smtp.refuse = true;
+    try {
+      await expect(
+        server.atende.container.services.mail.send({ to: 'refused@recovery.test', subject: 'x', text: 'x' }),
+      ).rejects.toThrow(/550/);
+    } finally {
+      smtp.refuse = false;
+    }
+  });
+
+  it('a recovery e-mail the SMTP server refuses still answers the request as usual', async () => {
+    const account = await user();
+    const refusedBefore = smtp.refused;
+    smtp.refuse = true;
+    try {
+      const res = await requestReset(account.email);
+      expect(res.status).toBe(200);
+      await expect.poll(() => smtp.refused).toBe(refusedBefore + 1);
+    } finally {
+      smtp.refuse = false;
+    }
+  });
+});
+
 describe('without an SMTP server', () => {
   it('the request says e-mail is not configured (503) and nothing is stored', async () => {
     const bare = await startTestServer();

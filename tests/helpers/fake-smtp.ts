@@ -16,6 +16,10 @@ export interface FakeSmtp {
   /** The address to configure (`smtp://127.0.0.1:<port>`). */
   url: string;
   messages: ReceivedMail[];
+  /** While true, every message is refused (550), as a server that will not relay it does. */
+  refuse: boolean;
+  /** How many messages were refused. */
+  refused: number;
   close(): Promise<void>;
 }
 
@@ -67,7 +71,10 @@ function leafParts(entity: string): { type: string; content: string }[] {
   const { headers, body } = splitHeaders(entity);
   const type = (headers['content-type'] ?? 'text/plain').toLowerCase();
   const boundary = /boundary="?([^";]+)"?/i.exec(headers['content-type'] ?? '')?.[1];
-  if (!type.startsWith('multipart/') || !boundary) return [{ type: type.split(';')[0]!.trim(), content: decodeBody(headers, body) }];
+  if (!type.startsWith('multipart/') || !boundary) {
+    // The line break before a boundary (or ending the message) is not the part's own.
+    return [{ type: type.split(';')[0]!.trim(), content: decodeBody(headers, body.replace(/\r?\n$/, '')) }];
+  }
   const sections = body.split(`--${boundary}`).slice(1);
   return sections.filter((section) => !section.startsWith('--')).flatMap((section) => leafParts(section.replace(/^\r?\n/, '')));
 }
@@ -81,7 +88,7 @@ function parseMail(raw: string, envelope: { from: string; to: string[] }): Recei
 
 /** A local SMTP server (no TLS, no login) that keeps every message it is given. */
 export async function startFakeSmtp(): Promise<FakeSmtp> {
-  const messages: ReceivedMail[] = [];
+  const fake = { messages: [] as ReceivedMail[], refuse: false, refused: 0 };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -90,20 +97,24 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
+        if (fake.refuse) {
+          fake.refused += 1;
+          callback(Object.assign(new Error('Relay refused'), { responseCode: 550 }));
+          return;
+        }
         const envelope = {
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
         };
-        messages.push(parseMail(Buffer.concat(chunks).toString('utf8'), envelope));
+        fake.messages.push(parseMail(Buffer.concat(chunks).toString('utf8'), envelope));
         callback();
       });
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
-  return {
+  return Object.assign(fake, {
     url: `smtp://127.0.0.1:${port}`,
-    messages,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  });
 }
