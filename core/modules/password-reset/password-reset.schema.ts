@@ -14,7 +14,7 @@ export const requestResetSchema = z.object({
 /** POST /users/reset/change-password: the link's e-mail and token (`hash`), and the new password. */
 export const changePasswordSchema = z.object({
   email,
-  hash: z.string({ error: required('Digite a hash') }).trim().min(1, 'Digite a hash').max(200, 'Digite a hash'),
+  hash: z.string({ error: required('Digite a hash') }).trim().min(1, 'Digite a hash').max(200, 'Link inválido'),
   password: passwordField,
 });
 
