@@ -57,6 +57,9 @@ export async function startAtende(config: Config, log: Logger, hooks: BootHooks 
   };
   try {
     await step(log, 'database', () => container.db.raw('select 1'));
+    if (config.smtpUrl && new URL(config.publicUrl).hostname === 'localhost') {
+      log.warn('smtpUrl is set but publicUrl points at localhost: links in e-mails will not open on other machines; set publicUrl (ATENDE_PUBLIC_URL)');
+    }
     const plugins = await step(log, 'plugins', async () => {
       const host = await PluginHost.load(container);
       // Before register, so the plugins whose register ran are destroyed if a later one fails.
