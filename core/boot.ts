@@ -57,6 +57,9 @@ export async function startAtende(config: Config, log: Logger, hooks: BootHooks 
   };
   try {
     await step(log, 'database', () => container.db.raw('select 1'));
+    if (config.smtpUrl && new URL(config.publicUrl).hostname === 'localhost') {
+      log.warn('smtpUrl is set but publicUrl points at localhost: links in e-mails will not open on other machines; set publicUrl (ATENDE_PUBLIC_URL)');
+    }
     const plugins = await step(log, 'plugins', async () => {
       const host = await PluginHost.load(container);
       // Before register, so the plugins whose register ran are destroyed if a later one fails.
@@ -77,6 +80,8 @@ export async function startAtende(config: Config, log: Logger, hooks: BootHooks 
       container.services.companies.ensurePlatform({ email: config.adminEmail, password: config.adminPassword }),
     );
     if (initialAdmin) hooks.onInitialAdmin?.(initialAdmin);
+    // Stops after the server: a request's e-mail may still be on its way.
+    stops.push(() => container.services.mail.idle());
     const server = await step(log, 'listen', () => listen(container, config.port, config.host, plugins.routers()));
     stops.push(() => server.close());
     const demo = config.demo ? await step(log, 'demo', () => seedDemo(container)) : undefined;

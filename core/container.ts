@@ -11,6 +11,8 @@ import { CompaniesService } from './modules/companies/companies.service.js';
 import { SettingsService } from './modules/settings/settings.service.js';
 import { UsersService } from './modules/users/users.service.js';
 import { AuthService } from './modules/auth/auth.service.js';
+import { MailService } from './mail/mail.service.js';
+import { PasswordResetService } from './modules/password-reset/password-reset.service.js';
 import { createJobEngine } from './jobs/job-backend.js';
 import { defineCoreJoinPolicies } from './realtime/join-policies.js';
 import { defineTicketJoinPolicies } from './modules/tickets/tickets.realtime.js';
@@ -44,6 +46,8 @@ export interface Services {
   companies: CompaniesService;
   users: UsersService;
   auth: AuthService;
+  mail: MailService;
+  passwordResets: PasswordResetService;
   whatsapps: WhatsappService;
   queues: QueuesService;
   queueOptions: QueueOptionsService;
@@ -97,6 +101,8 @@ export function createContainer(config: Config, log: Logger): Container {
   services.users = new UsersService(infra, services.plans);
   services.companies = new CompaniesService(infra, services.plans, services.settings, services.users);
   services.auth = new AuthService(infra, tokens, services.users);
+  services.mail = new MailService(config, log.child({ part: 'mail' }));
+  services.passwordResets = new PasswordResetService(infra, services.users, services.mail);
   services.whatsapps = new WhatsappService(infra, services.plans, sessions, providers);
   services.queues = new QueuesService(infra, services.plans);
   services.queueOptions = new QueueOptionsService(infra);

@@ -65,3 +65,14 @@ export class PlanLimitError extends AppError {
     super(COUNT_LIMIT_CODES[limit] ?? ErrorCode.ERR_PLAN_LIMIT, 403, `The company's plan allows at most ${max} ${limit}`, { limit, max });
   }
 }
+
+/** 429: the caller used up its attempts; the answer's Retry-After says when to come back. */
+export class TooManyAttemptsError extends AppError {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(code, 429, message);
+  }
+}

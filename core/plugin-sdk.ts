@@ -52,3 +52,4 @@ export { canonicalNumber } from './channels/phone.js';
 export { planContactsImport, readContactsFile, type ContactsFile, type ContactsFileRow, type ContactsImportPlan } from './plugins/contacts-file-sdk.js';
 export type { PlanFlag } from './contract/views.js';
 export type { SecretBox } from './auth/sealed-secrets.js';
+export { MAIL_LANGUAGES, type MailLanguage, type MailMessage } from './mail/mail.service.js';

@@ -8,6 +8,7 @@ import { initCommand } from './commands/init.js';
 import { migrateCommand } from './commands/migrate.js';
 import { serveCommand } from './commands/serve.js';
 import { addTenantCommand } from './commands/add-tenant.js';
+import { resetPasswordCommand } from './commands/reset-password.js';
 import { simulateCommand } from './commands/simulate.js';
 import { buildWebCommand } from './commands/build-web.js';
 
@@ -35,7 +36,7 @@ function buildProgram(ctx: CliContext): Command {
     // Commands copy these settings (copyInheritedSettings below): errors come back here as exceptions.
     .exitOverride()
     .configureOutput({ outputError: (message) => writeError(message.replace(/^error: /, '')) });
-  for (const make of [initCommand, migrateCommand, serveCommand, addTenantCommand, simulateCommand, buildWebCommand]) {
+  for (const make of [initCommand, migrateCommand, serveCommand, addTenantCommand, resetPasswordCommand, simulateCommand, buildWebCommand]) {
     program.addCommand(inheritSettings(make(ctx), program));
   }
   return program;

@@ -20,6 +20,16 @@ export const configEntries = {
     doc: 'Address users reach the product at (defaults to http://localhost:<port>)',
     schema: z.url().optional(),
   },
+  smtpUrl: {
+    env: ['ATENDE_SMTP_URL'],
+    doc: 'SMTP server that sends e-mail (password recovery, plugins\' notices): smtp://user:pass@host:587 or smtps://…:465; without it nothing is e-mailed',
+    schema: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// address' }).optional(),
+  },
+  mailFrom: {
+    env: ['ATENDE_MAIL_FROM'],
+    doc: 'Sender of those e-mails, e.g. "Atende <no-reply@example.com>" (defaults to no-reply at the public address\'s host)',
+    schema: z.string().trim().min(3).max(255).optional(),
+  },
   databaseUrl: {
     env: ['DATABASE_URL', 'ATENDE_DATABASE_URL'],
     doc: 'postgres://… address, or a SQLite file path relative to the data folder',

@@ -9,6 +9,7 @@ import { webAppMiddleware, webRootOf } from './web-app.js';
 import { rawBodyParser } from './raw-body.js';
 import { assertNoShadowing, ownedRoutes } from './route-conflicts.js';
 import { authRoutes } from '../modules/auth/auth.routes.js';
+import { passwordResetRoutes } from '../modules/password-reset/password-reset.routes.js';
 import { usersRoutes } from '../modules/users/users.routes.js';
 import { companiesRoutes } from '../modules/companies/companies.routes.js';
 import { plansRoutes } from '../modules/plans/plans.routes.js';
@@ -35,6 +36,7 @@ const BODY_LIMIT_BYTES = 1024 * 1024;
 /** Core routers, each mounted under /api with its own paths. */
 const coreRoutes: ((c: Container) => AppRouter)[] = [
   authRoutes,
+  passwordResetRoutes,
   usersRoutes,
   companiesRoutes,
   plansRoutes,

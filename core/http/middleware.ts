@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Next } from 'koa';
-import { AppError } from '../errors.js';
+import { AppError, TooManyAttemptsError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { AppContext } from './context.js';
 import { ErrorCode } from '../contract/error-codes.js';
@@ -14,6 +14,7 @@ export function errorMiddleware() {
       const log = ctx.state.log;
       if (err instanceof AppError) {
         ctx.status = err.status;
+        if (err instanceof TooManyAttemptsError) ctx.set('Retry-After', String(err.retryAfterSeconds));
         ctx.body = { error: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) };
         log?.info({ code: err.code, status: err.status }, err.message);
         return;

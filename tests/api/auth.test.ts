@@ -245,11 +245,11 @@ describe('login rate limiting', () => {
   it('the limits hold for a window and then reset', () => {
     let now = 1_000_000;
     const limiter = new LoginRateLimiter({ maxPerEmail: 2, maxPerAddress: 3, windowMs: 60_000 }, () => now);
-    limiter.recordFailure('a@x.test', '1.1.1.1');
-    limiter.recordFailure('a@x.test', '1.1.1.1');
+    limiter.record('a@x.test', '1.1.1.1');
+    limiter.record('a@x.test', '1.1.1.1');
     expect(() => limiter.assertAllowed('a@x.test', '2.2.2.2')).toThrow(expect.objectContaining({ retryAfterSeconds: 60 }));
     expect(() => limiter.assertAllowed('b@x.test', '1.1.1.1')).not.toThrow();
-    limiter.recordFailure('b@x.test', '1.1.1.1');
+    limiter.record('b@x.test', '1.1.1.1');
     expect(() => limiter.assertAllowed('c@x.test', '1.1.1.1')).toThrow(expect.objectContaining({ status: 429 }));
     now += 30_000;
     expect(() => limiter.assertAllowed('a@x.test', '2.2.2.2')).toThrow(expect.objectContaining({ retryAfterSeconds: 30 }));

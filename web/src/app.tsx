@@ -16,6 +16,8 @@ import { pages, visiblePages, type PageDefinition } from './pages/registry';
 import { ThemePreferenceProvider, useThemePreference } from './theme/theme-preference';
 
 const LoginPage = lazy(() => import('./pages/login/login-page'));
+const RecoveryPage = lazy(() => import('./pages/recovery/recovery-page'));
+const ChangePasswordPage = lazy(() => import('./pages/recovery/change-password-page'));
 
 const antdLocales = { 'pt-BR': ptBR, en: enUS, es: esES } as const;
 const dayjsLocales = { 'pt-BR': 'pt-br', en: 'en', es: 'es' } as const;
@@ -118,6 +120,16 @@ function Routes() {
       <Route path="/login">
         <Public>
           <LoginPage />
+        </Public>
+      </Route>
+      <Route path="/recovery">
+        <Public>
+          <RecoveryPage />
+        </Public>
+      </Route>
+      <Route path="/change-password/:email/:hash">
+        <Public>
+          <ChangePasswordPage />
         </Public>
       </Route>
       <Route path="/">

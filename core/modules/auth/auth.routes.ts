@@ -5,7 +5,6 @@ import { requireAuth } from '../../http/auth.middleware.js';
 import { validate } from '../../http/validate.js';
 import { UnauthorizedError } from '../../errors.js';
 import { loginSchema } from './auth.schema.js';
-import { TooManyLoginAttemptsError } from './login-rate-limiter.js';
 import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from './refresh-cookie.js';
 
 export function authRoutes(c: Container): AppRouter {
@@ -14,10 +13,7 @@ export function authRoutes(c: Container): AppRouter {
 
   router.post('/auth/login', async (ctx) => {
     const input = validate(loginSchema, ctx.request.body);
-    const session = await auth.login(input, ctx.ip).catch((err: unknown) => {
-      if (err instanceof TooManyLoginAttemptsError) ctx.set('Retry-After', String(err.retryAfterSeconds));
-      throw err;
-    });
+    const session = await auth.login(input, ctx.ip);
     setRefreshCookie(ctx, c.config, session.refreshToken);
     ctx.body = { token: session.token, user: session.user };
   });

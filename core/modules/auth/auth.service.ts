@@ -75,10 +75,10 @@ export class AuthService {
     // Hash even for an unknown e-mail, so the answer time does not tell which accounts exist.
     const valid = user ? await verifyPassword(input.password, user.passwordHash) : await this.burnHash(input.password);
     if (!user || !valid) {
-      this.limiter.recordFailure(input.email, address);
+      this.limiter.record(input.email, address);
       throw new UnauthorizedError(ErrorCode.ERR_INVALID_CREDENTIALS, 'Invalid e-mail or password');
     }
-    this.limiter.recordSuccess(input.email);
+    this.limiter.forget(input.email);
     this.assertMayEnter(user, user.company);
     if (needsRehash(user.passwordHash)) {
       await this.users.rehashPassword(user.id, user.passwordHash, await hashPassword(input.password));

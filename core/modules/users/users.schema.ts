@@ -14,7 +14,8 @@ export function emailField(invalid: string, missing: string) {
 
 const name = z.string({ error: required('Required') }).trim().min(2, 'Too Short!').max(50, 'Too Long!');
 const email = emailField('Invalid email', 'Required');
-const password = z.string({ error: required('Required') }).min(5, 'Too Short!').max(50, 'Too Long!');
+/** Every user password, whoever sets it (the users form, a reset link, the CLI): 5 to 50 characters. */
+export const passwordField = z.string({ error: required('Required') }).min(5, 'Too Short!').max(50, 'Too Long!');
 const profile = z.enum(['admin', 'user', 'supervisor'], {
   error: (issue) => (issue.input === undefined ? 'Required' : 'Must be admin, user or supervisor'),
 });
@@ -32,7 +33,7 @@ const queueIds = z
 export const createUserSchema = z.object({
   name,
   email,
-  password,
+  password: passwordField,
   profile,
   allTicket: allTicket.optional(),
   whatsappId: whatsappId.optional(),
@@ -47,7 +48,7 @@ export const updateUserSchema = z.object({
   name: name.optional(),
   email: email.optional(),
   /** Optional on edit: an empty password field means "keep the current one". */
-  password: z.preprocess((value) => (value === '' || value === null ? undefined : value), password.optional()),
+  password: z.preprocess((value) => (value === '' || value === null ? undefined : value), passwordField.optional()),
   profile: profile.optional(),
   allTicket: allTicket.optional(),
   whatsappId: whatsappId.optional(),

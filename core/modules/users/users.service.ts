@@ -325,6 +325,22 @@ export class UsersService {
     await this.publishUpdate(id);
   }
 
+  /**
+   * Sets a new password (already hashed) and ends every session of the user, in `trx` when given;
+   * the user's sockets close once it commits. False when the user is gone.
+   */
+  async setPassword(id: number, passwordHash: string, trx?: Knex.Transaction): Promise<boolean> {
+    const changed = await User.query(trx ?? this.infra.db)
+      .findById(id)
+      .patch({ passwordHash, tokenVersion: raw('?? + 1', ['tokenVersion']), refreshTokenId: null, previousRefreshTokenId: null });
+    if (changed) {
+      await this.afterCommit(trx, async () => {
+        this.infra.realtime.disconnectUser(id, 'password changed');
+      });
+    }
+    return changed === 1;
+  }
+
   /** Online while the user has a socket open (the realtime hub reports it); the company sees it live. */
   async setOnline(id: number, online: boolean): Promise<void> {
     const changed = await User.query(this.infra.db).findById(id).whereNot('online', online).patch({ online });

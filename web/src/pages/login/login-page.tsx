@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Alert, App, Button, Card, Form, Input, Typography } from 'antd';
+import { Alert, App, Button, Form, Input } from 'antd';
 import { LockOutlined, MailOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { ApiError } from '../../api/client';
+import { PublicCard } from '../../components/public-card';
 import { ErrorCode, errorText } from '../../api/errors';
 import { useAuth } from '../../auth/auth-provider';
 import { registerTranslations } from '../../i18n';
@@ -51,43 +52,38 @@ export default function LoginPage() {
   };
 
   return (
-    <div style={{ minHeight: '100vh', display: 'grid', placeItems: 'center', padding: 16 }}>
-      <Card style={{ width: '100%', maxWidth: 380 }}>
-        <Typography.Title level={3} style={{ textAlign: 'center', marginTop: 0 }}>
-          {t('common:appName')}
-        </Typography.Title>
-        {expired ? <Alert type="error" showIcon title={expired} style={{ marginBottom: 16 }} data-testid="expired" /> : null}
-        <Form<LoginForm> layout="vertical" onFinish={submit} requiredMark={false} disabled={submitting}>
-          <Form.Item
-            name="email"
-            label={t('email')}
-            rules={[
-              { required: true, message: t('invalidEmail') },
-              { type: 'email', message: t('invalidEmail') },
-            ]}
-          >
-            <Input prefix={<MailOutlined />} autoComplete="email" autoFocus inputMode="email" />
-          </Form.Item>
-          <Form.Item
-            name="password"
-            label={t('password')}
-            rules={[
-              { required: true, message: t('required') },
-              { min: 5, message: t('shortPassword') },
-              { max: 20, message: t('longPassword') },
-            ]}
-          >
-            <Input.Password prefix={<LockOutlined />} autoComplete="current-password" />
-          </Form.Item>
-          <Button type="primary" htmlType="submit" block loading={submitting}>
-            {t('submit')}
-          </Button>
-        </Form>
-        <div style={{ display: 'flex', justifyContent: 'space-between', marginTop: 16, gap: 8, flexWrap: 'wrap' }}>
-          <Link href="/recovery">{t('forgot')}</Link>
-          <Link href="/signup">{t('signup')}</Link>
-        </div>
-      </Card>
-    </div>
+    <PublicCard>
+      {expired ? <Alert type="error" showIcon title={expired} style={{ marginBottom: 16 }} data-testid="expired" /> : null}
+      <Form<LoginForm> layout="vertical" onFinish={submit} requiredMark={false} disabled={submitting}>
+        <Form.Item
+          name="email"
+          label={t('email')}
+          rules={[
+            { required: true, message: t('invalidEmail') },
+            { type: 'email', message: t('invalidEmail') },
+          ]}
+        >
+          <Input prefix={<MailOutlined />} autoComplete="email" autoFocus inputMode="email" />
+        </Form.Item>
+        <Form.Item
+          name="password"
+          label={t('password')}
+          rules={[
+            { required: true, message: t('required') },
+            { min: 5, message: t('shortPassword') },
+            { max: 20, message: t('longPassword') },
+          ]}
+        >
+          <Input.Password prefix={<LockOutlined />} autoComplete="current-password" />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" block loading={submitting}>
+          {t('submit')}
+        </Button>
+      </Form>
+      <div style={{ display: 'flex', justifyContent: 'space-between', marginTop: 16, gap: 8, flexWrap: 'wrap' }}>
+        <Link href="/recovery">{t('forgot')}</Link>
+        <Link href="/signup">{t('signup')}</Link>
+      </div>
+    </PublicCard>
   );
 }
