@@ -34,8 +34,8 @@ export class IntegrationBot {
     const held = await this.holder(turn);
     if (!held) return false;
     const { integration, session } = held;
-    // Stored before this session began (a backlog after a restart): the bot does not answer the past.
-    if (message.createdAt < session.createdAt) return true;
+    // A message from before the hold began (a late replay): the bot does not answer the past.
+    if (message.id < session.firstMessageId) return true;
 
     let actions: BotActions;
     try {
@@ -93,8 +93,15 @@ export class IntegrationBot {
     if (integrationId === null) return undefined;
     const integration = await this.integrations.forBot(companyId, integrationId);
     if (!integration) return undefined;
-    const now = new Date().toISOString();
-    const created = await IntegrationSession.query(this.app.db).insertAndFetch({ companyId, ticketId: ticket.id, integrationId, active: true, sessionId: null, lastActivityAt: now, createdAt: now });
+    const created = await IntegrationSession.query(this.app.db).insertAndFetch({
+      companyId,
+      ticketId: ticket.id,
+      integrationId,
+      active: true,
+      sessionId: null,
+      firstMessageId: turn.message.id,
+      lastActivityAt: new Date().toISOString(),
+    });
     await turn.hold({ promptId: null, integrationId });
     return { integration, session: created };
   }
