@@ -63,10 +63,18 @@ async function receivedTexts(connectionId: number, number: string, count: number
   return sent.map((m) => m.body);
 }
 
-/** A customer writes; answers once the message is stored and its turn has run. */
-async function talk(connectionId: number, message: { from: string; name?: string; body: string }): Promise<void> {
-  const wid = await customerWrites(server, t, connectionId, message);
+const botCalls = () => hook.calls.length + typebot.requests.length;
+
+/**
+ * A customer writes; answers once the message is stored and its turn has run: the turn is queued
+ * once the message is committed, so wait for it to reach a bot's server (or a while, when it must not).
+ */
+async function talk(connectionId: number, message: { from: string; name?: string; body: string }, asks = true, tenant = t): Promise<void> {
+  const before = botCalls();
+  const wid = await customerWrites(server, tenant, connectionId, message);
   await eventually(async () => db()('messages').where({ wid }).first(), 5000, 'the message stored');
+  if (asks) await eventually(async () => botCalls() > before, 5000, 'the bot calling its server');
+  else await new Promise((r) => setTimeout(r, 300));
   await server.atende.container.services.pipeline.steps.idle();
 }
 
@@ -333,7 +341,7 @@ describe('n8n and webhook on the conversation', () => {
     await talk(phone, { from: number, body: 'Quero falar com alguém' });
     expect(await ticketOf(number)).toMatchObject({ status: 'pending', queueId, useIntegration: false, integrationId: null });
     expect(await receivedTexts(phone, number, 1)).toContain('Vou chamar um atendente.');
-    await talk(phone, { from: number, body: 'Alô?' });
+    await talk(phone, { from: number, body: 'Alô?' }, false);
     expect(hook.calls).toHaveLength(1);
   });
 
@@ -343,7 +351,7 @@ describe('n8n and webhook on the conversation', () => {
     const phone = await createConnection(server, t, 'Webhook falha', { queueIds: [botQueue] });
     const number = nextNumber();
     // The first message puts the ticket in the connection's one queue; the queue's bot answers from the next.
-    await talk(phone, { from: number, body: 'Oi' });
+    await talk(phone, { from: number, body: 'Oi' }, false);
     expect(await ticketOf(number)).toMatchObject({ queueId: botQueue, useIntegration: false });
     expect(hook.calls).toHaveLength(0);
     hook.answer = () => ({ status: 503, body: { message: 'fora do ar' } });
@@ -394,7 +402,7 @@ describe('n8n and webhook on the conversation', () => {
     const ticket = await ticketOf(number);
     const accepted = await server.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin.token, body: { status: 'open', userId: t.admin.id } });
     expect(accepted.body).toMatchObject({ useIntegration: false, integrationId: null });
-    await talk(phone, { from: number, body: 'Ainda aí?' });
+    await talk(phone, { from: number, body: 'Ainda aí?' }, false);
     expect(hook.calls).toHaveLength(1);
     const resolved = await server.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin.token, body: { status: 'closed' } });
     expect(resolved.body).toMatchObject({ status: 'closed', useIntegration: false, integrationId: null });
@@ -410,9 +418,7 @@ describe('n8n and webhook on the conversation', () => {
       .returning('id');
     const phone = await createConnection(server, tenant, 'Sem plano', { integrationId: typeof row === 'object' ? row.id : row });
     const number = nextNumber();
-    const wid = await customerWrites(server, tenant, phone, { from: number, body: 'Oi' });
-    await eventually(async () => db()('messages').where({ wid }).first(), 5000, 'the message stored');
-    await server.atende.container.services.pipeline.steps.idle();
+    await talk(phone, { from: number, body: 'Oi' }, false, tenant);
     const contact = await Contact.query(db()).findOne({ companyId: off.companyId, number });
     expect(await Ticket.query(db()).findOne({ contactId: contact!.id })).toMatchObject({ status: 'pending', useIntegration: false, integrationId: null });
     expect(hook.calls).toHaveLength(0);
@@ -431,7 +437,7 @@ describe('typebot on the conversation', () => {
     });
     typebot.reply = (text) => ({ messages: [textBubble(`Escolheu ${text}`), { id: 'img', type: 'image', content: { url: `${hook.base}/files/mapa.png` } }] });
     // The first message puts the ticket in the connection's one queue; the queue's bot starts with the next.
-    await talk(phone, { from: number, name: 'Carlos', body: 'Oi' });
+    await talk(phone, { from: number, name: 'Carlos', body: 'Oi' }, false);
     expect(typebot.requests).toHaveLength(0);
     await talk(phone, { from: number, name: 'Carlos', body: 'Olá' });
     expect(await receivedTexts(phone, number, 2)).toEqual(['Olá, *Carlos*! _Bem-vindo_ ~antigo~', '▶️ Vendas\n▶️ Suporte']);
@@ -474,7 +480,7 @@ describe('typebot on the conversation', () => {
     const number = nextNumber();
     await talk(phone, { from: number, body: 'Oi' });
     const ticket = await ticketOf(number);
-    await talk(phone, { from: number, body: ' Sair ' });
+    await talk(phone, { from: number, body: ' Sair ' }, false);
     expect(await Ticket.query(db()).findById(ticket.id)).toMatchObject({ status: 'closed', useIntegration: false, integrationId: null });
     await eventually(async () => (await db()('integration_sessions').where({ ticketId: ticket.id })).length === 0, 5000, 'the session cleared');
     expect(typebot.requests.filter((r) => r.path.includes('continueChat'))).toHaveLength(0);
