@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { ApiOutlined } from '@ant-design/icons';
+import { DeploymentUnitOutlined } from '@ant-design/icons';
 import { definePluginWeb, isAdmin, planAllows, type Gate } from 'atende/web';
 
 const useIntegrations = planAllows('useIntegrations');
@@ -15,7 +15,7 @@ export default definePluginWeb({
       component: lazy(() => import('./integrations-page')),
       gate: admins,
       deniedKey: 'session.accessDenied',
-      menu: { href: '/queue-integration', labelKey: 'menu', icon: <ApiOutlined />, section: 'admin' },
+      menu: { href: '/queue-integration', labelKey: 'menu', icon: <DeploymentUnitOutlined />, section: 'admin' },
     },
   ],
   // Where an integration attaches: a connection (while the ticket has no queue) or a queue.
