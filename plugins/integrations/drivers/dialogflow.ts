@@ -1,4 +1,4 @@
-import { ValidationError } from 'atende/plugin';
+import { ErrorCode, ValidationError } from 'atende/plugin';
 import type { BotActions, IntegrationDriver } from './driver.js';
 
 /**
@@ -8,6 +8,6 @@ import type { BotActions, IntegrationDriver } from './driver.js';
  */
 export class DialogflowDriver implements IntegrationDriver {
   reply(): Promise<BotActions> {
-    return Promise.reject(new ValidationError('Dialogflow is not available on this server yet', undefined, 'ERR_INTEGRATION_UNAVAILABLE'));
+    return Promise.reject(new ValidationError('Dialogflow is not available on this server yet', undefined, ErrorCode.ERR_INTEGRATION_UNAVAILABLE));
   }
 }
