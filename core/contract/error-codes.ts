@@ -112,6 +112,9 @@ const ERROR_CODES = [
   'ERR_INVOICE_ALREADY_PAID',
   'ERR_BILLING_OFF',
   'ERR_PIX_NOT_CONFIGURED',
+  // Queue integrations
+  'ERR_NO_INTEGRATION_FOUND',
+  'ERR_INTEGRATION_UNAVAILABLE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

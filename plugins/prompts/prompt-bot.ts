@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import type { PluginApp, Turn } from 'atende/plugin';
+import { botHolding, botLetsGo, type BotSessions, type PluginApp, type Turn } from 'atende/plugin';
 import type { Prompt } from './prompt.model.js';
 import { PromptSession } from './prompt.model.js';
 import type { PromptsConfig } from './prompts-config.js';
@@ -73,6 +73,20 @@ export class PromptBot {
     return true;
   }
 
+  /** Which tickets a prompt held in this attendance (prompt_sessions). */
+  private readonly sessions: BotSessions = {
+    find: async (companyId, ticketId) => {
+      const row = await PromptSession.query(this.app.db).findOne({ companyId, ticketId });
+      return row && { botId: row.promptId, active: row.active };
+    },
+    start: async (companyId, ticketId, promptId) => {
+      await PromptSession.query(this.app.db).insert({ companyId, ticketId, promptId, active: true });
+    },
+    stop: async (companyId, ticketId) => {
+      await PromptSession.query(this.app.db).where({ companyId, ticketId }).patch({ active: false });
+    },
+  };
+
   /** Resolving ends the attendance: the next one may be taken by a prompt again. */
   async ended(companyId: number, ticketId: number): Promise<void> {
     await PromptSession.query(this.app.db).where({ companyId, ticketId }).delete();
@@ -80,22 +94,8 @@ export class PromptBot {
 
   /** The prompt holding the ticket, after taking it when one is attached where it stands. */
   private async holder(turn: Turn): Promise<Prompt | undefined> {
-    const { ticket, companyId } = turn;
-    const session = await PromptSession.query(this.app.db).findOne({ companyId, ticketId: ticket.id });
-    if (session) {
-      // Let go of (an agent took it, the prompt handed it over): not again in this attendance.
-      if (!session.active || !ticket.useIntegration || ticket.promptId !== session.promptId) return undefined;
-      return this.prompts.forBot(companyId, session.promptId);
-    }
-    if (ticket.useIntegration) return undefined; // another bot holds it
-    const { connection, queue } = await turn.attached();
-    const promptId = ticket.queueId === null ? connection.promptId : (queue?.promptId ?? null);
-    if (promptId === null) return undefined;
-    const prompt = await this.prompts.forBot(companyId, promptId);
-    if (!prompt) return undefined;
-    await PromptSession.query(this.app.db).insert({ companyId, ticketId: ticket.id, promptId, active: true });
-    await turn.hold({ promptId, integrationId: null });
-    return prompt;
+    const promptId = await botHolding(turn, 'promptId', this.sessions, async (id) => (await this.prompts.forBot(turn.companyId, id)) !== undefined);
+    return promptId === undefined ? undefined : this.prompts.forBot(turn.companyId, promptId);
   }
 
   /** One call: system prompt, the last maxMessages texts (ours as assistant), the new text. */
@@ -134,9 +134,7 @@ export class PromptBot {
 
   /** To the prompt's queue for a person, bot off; `farewell` (the answer without the phrase) sent first. */
   private async handOff(turn: Turn, prompt: Prompt, farewell: string | null): Promise<void> {
-    await PromptSession.query(this.app.db).where({ companyId: turn.companyId, ticketId: turn.ticket.id }).patch({ active: false });
     if (farewell) await turn.reply(farewell);
-    if (prompt.queueId !== null) await turn.transfer({ queueId: prompt.queueId });
-    else await turn.hold(null);
+    await botLetsGo(turn, this.sessions, { queueId: prompt.queueId });
   }
 }
