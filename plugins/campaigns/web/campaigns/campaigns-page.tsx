@@ -85,7 +85,6 @@ export default function CampaignsPage() {
       title: t('campaigns.columns.name'),
       key: 'name',
       ellipsis: true,
-      ...(compact ? {} : { width: 200 }),
       render: (_, c) => (
         <Flex vertical style={{ minWidth: 0 }}>
           <Typography.Text ellipsis strong>
@@ -103,24 +102,24 @@ export default function CampaignsPage() {
     ...(compact
       ? []
       : [
-          { title: t('campaigns.columns.status'), key: 'status', width: 125, render: (_: unknown, c: CampaignRecord) => status(c) },
+          { title: t('campaigns.columns.status'), key: 'status', width: 120, render: (_: unknown, c: CampaignRecord) => status(c) },
           { title: t('campaigns.columns.contactList'), key: 'contactList', ellipsis: true, render: (_: unknown, c: CampaignRecord) => c.contactList?.name ?? secondary(t('campaigns.noList')) },
           { title: t('campaigns.columns.whatsapp'), key: 'whatsapp', ellipsis: true, render: (_: unknown, c: CampaignRecord) => c.whatsapp?.name ?? secondary(t('campaigns.noWhatsapp')) },
-          { title: t('campaigns.columns.scheduledAt'), key: 'scheduledAt', width: 145, render: (_: unknown, c: CampaignRecord) => scheduled(c) },
+          { title: t('campaigns.columns.scheduledAt'), key: 'scheduledAt', width: 140, render: (_: unknown, c: CampaignRecord) => scheduled(c) },
           {
             title: t('campaigns.columns.completedAt'),
             key: 'completedAt',
-            width: 140,
+            width: 130,
             render: (_: unknown, c: CampaignRecord) => (c.completedAt ? zonedText(c.completedAt, tz) : secondary(t('campaigns.notCompleted'))),
           },
           {
             title: t('campaigns.columns.confirmation'),
             key: 'confirmation',
-            width: 115,
+            width: 110,
             render: (_: unknown, c: CampaignRecord) => t(c.confirmation ? 'campaigns.enabled' : 'campaigns.disabled'),
           },
         ]),
-    actionsColumn(t('campaigns.columns.actions'), compact ? 120 : 170, (c) => (
+    actionsColumn(t('campaigns.columns.actions'), compact ? 120 : 150, (c) => (
       <RowActions
         size="small"
         actions={rowActions(c)}
