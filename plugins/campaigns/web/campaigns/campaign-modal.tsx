@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, App, Button, DatePicker, Form, Input, Modal, Select, Spin, Tabs, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
@@ -18,7 +18,7 @@ import {
 } from 'atende/web';
 import type { ContactListChoice } from '../../contact-lists/contact-list.contract';
 import type { CampaignSettingsList } from '../../settings/campaign-settings.contract';
-import { campaignEditable, MESSAGE_NUMBERS, type CampaignRecord } from './campaign-record';
+import { campaignChannel, campaignEditable, MESSAGE_NUMBERS, type CampaignEvent, type CampaignRecord } from './campaign-record';
 
 export interface CampaignModalProps {
   open: boolean;
@@ -73,7 +73,7 @@ function emptyValues(): FormValues {
 export function CampaignModal({ open, campaignId, readOnly: viewer, onClose }: CampaignModalProps) {
   const { t } = useTranslation('campaigns');
   const { message } = App.useApp();
-  const { user } = useAuth();
+  const { user, realtime } = useAuth();
   const tz = companyTimezone(user);
   const [form] = Form.useForm<FormValues>();
   const [record, setRecord] = useState<CampaignRecord | null>(null);
@@ -128,6 +128,17 @@ export function CampaignModal({ open, campaignId, readOnly: viewer, onClose }: C
     errorText: (err) => errorText(err, t),
     onClose,
   });
+
+  // The dispatch may start (or delete) the campaign shown: the dialog turns read-only, or closes.
+  useEffect(() => {
+    if (!open || !user || campaignId === null) return;
+    return realtime.on(campaignChannel(user.companyId), (data) => {
+      const frame = data as CampaignEvent;
+      if (frame.record.id !== campaignId) return;
+      if (frame.action === 'delete') onClose();
+      else setRecord(frame.record);
+    });
+  }, [open, user, realtime, campaignId, onClose]);
 
   const submit = (shown: FormValues) => {
     // The confirmation messages hidden while confirmation is off are kept as they were.
