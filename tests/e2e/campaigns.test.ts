@@ -157,6 +157,14 @@ describeE2E('campaigns and the opt-out list', () => {
       const csv = readFileSync((await download.path())!, 'utf8').replace(/^\uFEFF/, '').trim().split('\r\n');
       expect(csv[0]).toBe('number;word;campaign;createdAt');
       expect(csv[1]).toMatch(/^5511987654321;;;/);
+
+      // Dark theme at a phone's width.
+      await page.getByTestId('theme-toggle').click();
+      await page.setViewportSize({ width: 375, height: 760 });
+      await shot(page, 'campaign-opt-outs-375-dark');
+      await page.goto(`${server.url}/campaigns`);
+      await row(page, 'Feira de sábado').getByText('Programada').waitFor();
+      await shot(page, 'campaigns-375-dark');
     },
     JOURNEY_MS,
   );
