@@ -15,7 +15,7 @@ import type { SecretBox } from '../auth/sealed-secrets.js';
  * The core services a plugin may call: the stable facade of the SDK. A service joins it here, in
  * this one line, once its interface is meant to last.
  */
-export const PLUGIN_SERVICES = ['contacts', 'tickets', 'messages', 'outbound', 'tags', 'queues', 'settings', 'plans', 'users', 'companies', 'mail'] as const satisfies (keyof Services)[];
+export const PLUGIN_SERVICES = ['contacts', 'tickets', 'messages', 'outbound', 'tags', 'queues', 'settings', 'plans', 'users', 'companies', 'whatsapps', 'mail'] as const satisfies (keyof Services)[];
 
 export type PluginServices = Pick<Services, (typeof PLUGIN_SERVICES)[number]> & { media: MediaStorage };
 
@@ -79,7 +79,16 @@ export type PluginEventHandler<N extends KnownEventName = KnownEventName, C = un
  */
 export type PluginEventHook<N extends KnownEventName = KnownEventName, C = unknown> =
   | PluginEventHandler<N, C>
-  | { durable?: boolean; handle: PluginEventHandler<N, C> };
+  | {
+      durable?: boolean;
+      /**
+       * Durable hooks only: the events worth a job. It runs in the emitter's path, before the job
+       * is written, so it must be cheap (the message's own fields, a cached setting); without it
+       * every event of the name is written as a job.
+       */
+      when?: (event: EventOf<N>, app: PluginApp<C>) => boolean | Promise<boolean>;
+      handle: PluginEventHandler<N, C>;
+    };
 
 /** A conversation step: true claims the turn (later steps and the chatbot do not run), false passes. */
 export type PluginStep<C = unknown> = (turn: Turn, app: PluginApp<C>) => Promise<boolean>;

@@ -88,13 +88,13 @@ export class PluginHost {
    */
   private hookEvents({ definition, app }: HostedPlugin): void {
     const label = `plugin:${definition.name}`;
-    const durable = new Map<string, PluginEventHandler>();
+    const durable = new Map<string, { handle: PluginEventHandler; when?: (e: EventOf<KnownEventName>, a: PluginApp) => boolean | Promise<boolean> }>();
     const wanted = async (e: DomainEvent) => e.companyId === null || (await this.enabled(definition.flag, e.companyId));
     for (const [event, hook] of Object.entries(definition.events ?? {}) as [KnownEventName, PluginEventHook | undefined][]) {
       if (!hook) continue;
       const handle = (typeof hook === 'function' ? hook : hook.handle) as PluginEventHandler;
       if (typeof hook !== 'function' && hook.durable) {
-        durable.set(event, handle);
+        durable.set(event, { handle, when: hook.when as ((e: EventOf<KnownEventName>, a: PluginApp) => boolean | Promise<boolean>) | undefined });
         continue;
       }
       this.c.bus.listen(
@@ -116,15 +116,17 @@ export class PluginHost {
       job,
       async ({ event, companyId, payload }) => {
         const e = { name: event, companyId, payload: JSON.parse(payload) as unknown } as EventOf<KnownEventName>;
-        await durable.get(event)?.(e, app);
+        await durable.get(event)?.handle(e, app);
       },
       { backoff: DURABLE_EVENT_BACKOFF },
     );
-    for (const event of durable.keys()) {
+    for (const [event, { when }] of durable) {
       this.c.bus.on(
         event,
         async (e) => {
-          if (await wanted(e)) await this.c.jobs.now<DurableEventJob>(job, { event, companyId: e.companyId, payload: JSON.stringify(e.payload) });
+          if (!(await wanted(e))) return;
+          if (when && !(await when(e as EventOf<KnownEventName>, app))) return;
+          await this.c.jobs.now<DurableEventJob>(job, { event, companyId: e.companyId, payload: JSON.stringify(e.payload) });
         },
         label,
       );

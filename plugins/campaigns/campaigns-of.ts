@@ -1,7 +1,9 @@
 import type { PluginApp } from 'atende/plugin';
 import { CampaignsGate } from './campaigns-gate.js';
+import { CampaignsService } from './campaigns/campaigns.service.js';
 import { ContactListsService } from './contact-lists/contact-lists.service.js';
 import { WhatsappCheck } from './contact-lists/whatsapp-check.js';
+import { OptOutsService } from './opt-outs/opt-outs.service.js';
 import { CampaignSettingsService } from './settings/campaign-settings.service.js';
 
 export interface CampaignsParts {
@@ -9,6 +11,8 @@ export interface CampaignsParts {
   check: WhatsappCheck;
   contactLists: ContactListsService;
   settings: CampaignSettingsService;
+  campaigns: CampaignsService;
+  optOuts: OptOutsService;
 }
 
 /** Keyed by the plugin's app: one server builds them once; a test process may run several servers. */
@@ -20,7 +24,15 @@ export function campaignsOf(app: PluginApp): CampaignsParts {
   if (!parts) {
     const gate = new CampaignsGate(app);
     const check = new WhatsappCheck(app, gate);
-    parts = { gate, check, contactLists: new ContactListsService(app, check), settings: new CampaignSettingsService(app) };
+    const settings = new CampaignSettingsService(app);
+    parts = {
+      gate,
+      check,
+      contactLists: new ContactListsService(app, check),
+      settings,
+      campaigns: new CampaignsService(app),
+      optOuts: new OptOutsService(app, settings),
+    };
     built.set(app, parts);
   }
   return parts;

@@ -58,6 +58,11 @@ export class FileListSender {
     return sent;
   }
 
+  /** Whether the company has this list (a campaign checks the list it is given). */
+  async exists(companyId: number, fileListId: number): Promise<boolean> {
+    return (await FileList.query(this.app.db).findOne({ id: fileListId, companyId }).select('id')) !== undefined;
+  }
+
   /** As enqueue(), in a transaction of its own; the ticket's new last message is then announced. */
   async send(delivery: FileListDelivery): Promise<number[]> {
     const sent = await this.app.db.transaction((trx) => this.enqueue(trx, delivery));

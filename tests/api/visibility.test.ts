@@ -68,6 +68,8 @@ const ticketScoped: Record<string, () => Probe[]> = {
 const ANNOUNCEMENT = 'a platform announcement: super users write them, every user reads the active ones (tests/api/announcements.test.ts)';
 const FILE_LIST = "a file list of the company: admins write it, every user reads it; sending it into a ticket is ticket-scoped";
 const CONTACT_LIST = "a campaign contact list of the company or one of its contacts: no ticket; every user reads and edits, admins delete (tests/api/contact-lists.test.ts)";
+const CAMPAIGN = "a campaign of the company: no ticket; every user reads, admins write (tests/api/campaigns.test.ts)";
+const OPT_OUT = "an entry of the company's campaign opt-out list: no ticket; admins only (tests/api/campaign-opt-outs.test.ts)";
 const INTERNAL_CHAT = "an internal chat between the company's users: no ticket; its members only (tests/api/internal-chat.test.ts)";
 
 /** Routes with an id that reach no ticket, and why. */
@@ -143,6 +145,12 @@ const notTicketScoped: Record<string, string> = {
   'GET /api/contact-list-items/:id': CONTACT_LIST,
   'PUT /api/contact-list-items/:id': CONTACT_LIST,
   'DELETE /api/contact-list-items/:id': CONTACT_LIST,
+  'GET /api/campaigns/:id': CAMPAIGN,
+  'PUT /api/campaigns/:id': CAMPAIGN,
+  'DELETE /api/campaigns/:id': CAMPAIGN,
+  'POST /api/campaigns/:id/media-upload': CAMPAIGN,
+  'DELETE /api/campaigns/:id/media-upload': CAMPAIGN,
+  'DELETE /api/campaign-opt-outs/:id': OPT_OUT,
   'GET /api/prompt/:id': "an AI prompt of the company: no ticket (tests/api/prompts.test.ts)",
   'GET /api/invoices/:id/pix': "an invoice of the company, or any for super users: no ticket (tests/api/billing.test.ts)",
   'POST /api/invoices/:id/pay': 'an invoice, super users only: no ticket (tests/api/billing.test.ts)',
@@ -159,6 +167,7 @@ const otherJoins: Record<string, string> = {
   joinNotification: 'the notification bell: takes no ticket id',
   joinTickets: 'a list by status: takes a status, not a ticket id',
   joinAnnouncements: "the platform's announcements: takes no id",
+  joinCampaignOptOuts: "the company's campaign opt-out list, admins only: takes no id",
 };
 
 function key(route: { method: string; path: string }): string {

@@ -52,7 +52,7 @@ export { ImportFileModal, type ImportFileModalProps, type ImportFileReport } fro
 export { InfiniteTable, type InfiniteTableProps } from './components/infinite-table';
 export { ListHeader, type ListHeaderProps } from './components/list-header';
 export { ModalFooter, type ModalFooterProps } from './components/modal-footer';
-export { actionsColumn, RowActions, type RowActionsProps } from './components/row-actions';
+export { actionsColumn, RowActions, type RowAction, type RowActionsProps } from './components/row-actions';
 export { useConfirmDelete, type ConfirmDeleteOptions } from './components/use-confirm-delete';
 export { useContactSearch, type ContactChoice } from './components/use-contact-search';
 export { useLoadOnOpen, type LoadOnOpenOptions } from './components/use-load-on-open';

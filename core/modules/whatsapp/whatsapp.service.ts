@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type objection from 'objection';
 import type { Infrastructure } from '../../infrastructure.js';
-import type { WhatsappView } from '../../contract/views.js';
+import type { ConnectionStatus, WhatsappView } from '../../contract/views.js';
 import { isAdmin, type AuthUser } from '../../auth/auth-user.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { ProviderRegistry } from '../../channels/providers.js';
@@ -74,6 +74,14 @@ function sameIds(a: number[], b: number[]): boolean {
  * when there is more than one queue, always one default, the plan's limit), their token, and the
  * session actions, which the session manager carries out.
  */
+/** A connection named and nothing more (WhatsappService.summaries). */
+export interface WhatsappSummary {
+  id: number;
+  name: string;
+  status: ConnectionStatus;
+  isDefault: boolean;
+}
+
 export class WhatsappService {
   constructor(
     private readonly infra: Infrastructure,
@@ -87,6 +95,16 @@ export class WhatsappService {
     const rows = await Whatsapp.query(this.infra.db).where('companyId', actor.companyId).withGraphFetched(GRAPH).modifiers(graphModifiers);
     rows.sort((x, y) => x.name.localeCompare(y.name, 'pt-BR') || x.id - y.id);
     return rows.map((row) => toView(row, isAdmin(actor)));
+  }
+
+  /**
+   * The company's connections as `{ id, name, status, isDefault }`, by name; only `ids` when given.
+   * For plugins that name a connection without a user at hand (a campaign's view, its dispatch).
+   */
+  async summaries(companyId: number, ids?: readonly number[]): Promise<WhatsappSummary[]> {
+    const q = Whatsapp.query(this.infra.db).where('companyId', companyId).select('id', 'name', 'status', 'isDefault').orderBy('name').orderBy('id');
+    if (ids) q.whereIn('id', [...ids]);
+    return (await q).map(({ id, name, status, isDefault }) => ({ id, name, status, isDefault }));
   }
 
   async show(actor: AuthUser, id: number): Promise<WhatsappView> {

@@ -4,6 +4,12 @@ import { CampaignSetting } from './campaign-setting.model.js';
 import { CAMPAIGN_SETTINGS_DEFAULTS, campaignSettingsShape, DEFAULT_OPT_OUT_WORDS, type SaveCampaignSettingsInput } from './campaign-settings.schema.js';
 
 const KEYS = Object.keys(CAMPAIGN_SETTINGS_DEFAULTS) as CampaignSettingKey[];
+const WORDS_CACHE_MS = 30_000;
+
+/** A text as opt-out words are compared: trimmed, without accents, upper case ('Sáir ' is 'SAIR'). */
+export function optOutKey(text: string): string {
+  return text.trim().normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase();
+}
 
 /** What the dispatch reads: the company's choices with the defaults filled in, opt-out words complete. */
 export interface CampaignSettings extends CampaignSettingsValues {
@@ -19,7 +25,22 @@ export interface CampaignSettings extends CampaignSettingsValues {
  * later) reads as the default too, so the dispatch always gets values it can use.
  */
 export class CampaignSettingsService {
+  /** Each company's opt-out words, read on every inbound text: kept a while, dropped by a save here. */
+  private readonly words = new Map<number, { words: Set<string>; at: number }>();
+
   constructor(private readonly app: PluginApp) {}
+
+  /**
+   * Every opt-out word of the company (defaults and its own), as `optOutKey` writes them, cached
+   * for WORDS_CACHE_MS: a save in this process is seen at once, one in another process within that.
+   */
+  async optOutWords(companyId: number): Promise<Set<string>> {
+    const cached = this.words.get(companyId);
+    if (cached && Date.now() - cached.at < WORDS_CACHE_MS) return cached.words;
+    const words = new Set((await this.read(companyId)).optOutWords.map(optOutKey));
+    this.words.set(companyId, { words, at: Date.now() });
+    return words;
+  }
 
   /** The typed read for the dispatch and the opt-out handling. */
   async read(companyId: number): Promise<CampaignSettings> {
@@ -44,6 +65,7 @@ export class CampaignSettingsService {
         await trx(CampaignSetting.tableName).insert(row).onConflict(['companyId', 'key']).merge(['value', 'updatedAt']);
       }
     });
+    this.words.delete(companyId);
     const settings = toList(await this.values(companyId));
     this.app.realtime.publish(companyId, `company-${companyId}-campaignSettings`, { action: 'update', settings });
     return settings;

@@ -1,6 +1,6 @@
 import { lazy } from 'react';
-import { ContactsOutlined, SettingOutlined } from '@ant-design/icons';
-import { definePluginWeb, planAllows, type Gate } from 'atende/web';
+import { ContactsOutlined, NotificationOutlined, SettingOutlined, StopOutlined } from '@ant-design/icons';
+import { definePluginWeb, isAdmin, planAllows, type Gate } from 'atende/web';
 
 /**
  * The campaign pages open as the spec has them (§2, §6): only while the browser keeps the local
@@ -27,6 +27,21 @@ export default definePluginWeb({
       component: lazy(() => import('./contact-lists/contact-list-items-page')),
       gate: campaignsGate,
       deniedKey: 'session.noPermission',
+    },
+    {
+      path: '/campaigns',
+      component: lazy(() => import('./campaigns/campaigns-page')),
+      gate: campaignsGate,
+      deniedKey: 'session.noPermission',
+      menu: { href: '/campaigns', labelKey: 'menu.campaigns', icon: <NotificationOutlined />, section: 'main', before: '/contact-lists' },
+    },
+    {
+      path: '/campaign-opt-outs',
+      component: lazy(() => import('./opt-outs/opt-outs-page')),
+      // The list is the admins' (its API answers 403 to others).
+      gate: (ctx) => campaignsGate(ctx) && isAdmin(ctx),
+      deniedKey: 'session.noPermission',
+      menu: { href: '/campaign-opt-outs', labelKey: 'menu.optOuts', icon: <StopOutlined />, section: 'main' },
     },
     {
       path: '/campaigns-config',

@@ -4,24 +4,44 @@ import type { ColumnType } from 'antd/es/table';
 import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 
+/** A row's action besides edit and delete: a button, or a link when it has `href` (opens in a new tab too). */
+export interface RowAction {
+  key: string;
+  /** Its tooltip and accessible name. */
+  label: string;
+  icon: ReactNode;
+  onClick?: () => void;
+  href?: string;
+  danger?: boolean;
+}
+
 export interface RowActionsProps {
-  /** The edit button's accessible name, e.g. "Editar Ana". */
-  editLabel: string;
-  onEdit(): void;
+  /** Actions shown before edit, in this order. */
+  actions?: RowAction[];
+  /** The edit button's accessible name, e.g. "Editar Ana"; without onEdit there is no edit button. */
+  editLabel?: string;
+  onEdit?: () => void;
   /** The delete button's accessible name; without onDelete there is no delete button. */
   deleteLabel?: string;
   onDelete?: () => void;
   size?: 'small' | 'middle';
 }
 
-/** A row's edit and delete icon buttons, each with its tooltip. */
-export function RowActions({ editLabel, onEdit, deleteLabel, onDelete, size }: RowActionsProps) {
+/** A row's icon buttons, each with its tooltip: its own actions, then edit and delete (each when given). */
+export function RowActions({ actions = [], editLabel, onEdit, deleteLabel, onDelete, size }: RowActionsProps) {
   const { t } = useTranslation();
   return (
     <Flex justify="center" gap={4}>
-      <Tooltip title={t('common:actions.edit')}>
-        <Button type="text" size={size} icon={<EditOutlined />} aria-label={editLabel} onClick={onEdit} />
-      </Tooltip>
+      {actions.map((action) => (
+        <Tooltip key={action.key} title={action.label}>
+          <Button type="text" size={size} danger={action.danger} icon={action.icon} aria-label={action.label} href={action.href} onClick={action.onClick} />
+        </Tooltip>
+      ))}
+      {onEdit ? (
+        <Tooltip title={t('common:actions.edit')}>
+          <Button type="text" size={size} icon={<EditOutlined />} aria-label={editLabel} onClick={onEdit} />
+        </Tooltip>
+      ) : null}
       {onDelete ? (
         <Tooltip title={t('common:actions.delete')}>
           <Button type="text" size={size} danger icon={<DeleteOutlined />} aria-label={deleteLabel} onClick={onDelete} />

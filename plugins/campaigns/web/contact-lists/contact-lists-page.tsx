@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { Button, Flex, Grid, Tooltip, Typography, theme, type TableColumnsType } from 'antd';
+import { Flex, Grid, Typography, theme, type TableColumnsType } from 'antd';
 import { DownloadOutlined, TeamOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { actionsColumn, api, errorText, InfiniteTable, isAdmin, ListHeader, RowActions, useAuth, useConfirmDelete, usePagedList } from 'atende/web';
@@ -62,22 +62,16 @@ export default function ContactListsPage() {
           { title: t('lists.columns.check'), key: 'check', width: 220, render: (_: unknown, l: ContactListRecord) => <CheckProgress check={l.check} /> },
         ]),
     actionsColumn(t('lists.columns.actions'), compact ? 150 : 180, (l) => (
-      <Flex justify="center" gap={4}>
-        {compact ? null : (
-          <Tooltip title={t('lists.sample')}>
-            <Button type="text" size="small" icon={<DownloadOutlined />} aria-label={t('lists.sample')} onClick={() => downloadSample(t('lists.sampleFile'))} />
-          </Tooltip>
-        )}
-        <Tooltip title={t('lists.open', { name: l.name })}>
-          <Button type="text" size="small" icon={<TeamOutlined />} href={contactsHref(l)} aria-label={t('lists.open', { name: l.name })} />
-        </Tooltip>
-        <RowActions
-          size="small"
-          editLabel={t('lists.edit', { name: l.name })}
-          onEdit={() => setEditing({ open: true, id: l.id })}
-          {...(admin && { deleteLabel: t('lists.delete', { name: l.name }), onDelete: () => remove(l) })}
-        />
-      </Flex>
+      <RowActions
+        size="small"
+        actions={[
+          ...(compact ? [] : [{ key: 'sample', label: t('lists.sample'), icon: <DownloadOutlined />, onClick: () => downloadSample(t('lists.sampleFile')) }]),
+          { key: 'open', label: t('lists.open', { name: l.name }), icon: <TeamOutlined />, href: contactsHref(l) },
+        ]}
+        editLabel={t('lists.edit', { name: l.name })}
+        onEdit={() => setEditing({ open: true, id: l.id })}
+        {...(admin && { deleteLabel: t('lists.delete', { name: l.name }), onDelete: () => remove(l) })}
+      />
     )),
   ];
 
