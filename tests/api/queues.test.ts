@@ -103,7 +103,7 @@ describe('POST /api/queue', () => {
     [{ name: 'Ordem', color: '#101010', orderQueue: 1.5 }, 'orderQueue: Must be a whole number'],
     [{ name: 'Horário', color: '#101010', schedules: [{ weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '25:00', endTime: '18:00' }] }, 'schedules.0.startTime: must be a time HH:MM between 00:00 and 23:59'],
     [{ name: 'Prompt', color: '#101010', promptId: 'x' }, 'promptId: Must be a number'],
-    [{ name: 'Integração', color: '#101010', integrationId: 3 }, 'integrationId: No integrations exist yet: only null is accepted'],
+    [{ name: 'Integração', color: '#101010', integrationId: 0 }, 'integrationId: Must be a positive id'],
   ])('validates the queue: %j → "%s"', async (body, message) => {
     const res = await server.call('POST', '/api/queue', { token: a.adminToken, body });
     expect(res.status).toBe(400);

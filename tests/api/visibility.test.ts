@@ -146,6 +146,9 @@ const notTicketScoped: Record<string, string> = {
   'GET /api/prompt/:id': "an AI prompt of the company: no ticket (tests/api/prompts.test.ts)",
   'PUT /api/prompt/:id': "an AI prompt of the company: no ticket; admins write it",
   'DELETE /api/prompt/:id': "an AI prompt of the company: no ticket; admins write it",
+  'GET /api/queueIntegration/:id': "a queue integration of the company: no ticket (tests/api/integrations.test.ts)",
+  'PUT /api/queueIntegration/:id': "a queue integration of the company: no ticket; admins write it",
+  'DELETE /api/queueIntegration/:id': "a queue integration of the company: no ticket; admins write it",
 };
 
 /** Join frames that take a ticket id; the others join rooms of no ticket, and why. */

@@ -17,10 +17,11 @@ const orderQueue = z.preprocess(
 );
 /** Same week entries as the company's working hours (companies.schema). */
 const schedules = schedulesSchema.shape.schedules;
-/** The integrations plugin does not exist yet: nothing can be linked, only unlinked. */
-const noLink = z.null({ error: 'No integrations exist yet: only null is accepted' });
-/** The AI prompt (plugins/prompts) answering in the queue; a prompt of no company's is never run, so the id is not checked here. */
-const promptLink = z.preprocess((value) => (value === '' ? null : value), id.nullable());
+/**
+ * The AI prompt (plugins/prompts) or queue integration (plugins/integrations) answering in the
+ * queue; a bot of another company is never run, so the id is not checked here.
+ */
+const botLink = z.preprocess((value) => (value === '' ? null : value), id.nullable());
 
 export const queueCreateSchema = z.object({
   name,
@@ -29,8 +30,8 @@ export const queueCreateSchema = z.object({
   outOfHoursMessage: text.default(''),
   orderQueue: orderQueue.default(null),
   schedules: schedules.optional(),
-  promptId: promptLink.optional(),
-  integrationId: noLink.optional(),
+  promptId: botLink.optional(),
+  integrationId: botLink.optional(),
 });
 
 export const queueUpdateSchema = z.object({
@@ -40,8 +41,8 @@ export const queueUpdateSchema = z.object({
   outOfHoursMessage: text.optional(),
   orderQueue: orderQueue.optional(),
   schedules: schedules.optional(),
-  promptId: promptLink.optional(),
-  integrationId: noLink.optional(),
+  promptId: botLink.optional(),
+  integrationId: botLink.optional(),
 });
 
 /** GET /api/queue: super users may read another company's queues. */

@@ -36,6 +36,8 @@ const optionalFields = z
     transferQueueId: nullableId,
     /** The AI prompt (plugins/prompts) answering while a ticket has no queue yet. */
     promptId: nullableId,
+    /** The queue integration (plugins/integrations) answering while a ticket has no queue yet. */
+    integrationId: nullableId,
     queueIds,
     provider,
   })

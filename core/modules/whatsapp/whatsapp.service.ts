@@ -131,7 +131,7 @@ export class WhatsappService {
             timeToTransfer: input.timeToTransfer ?? null,
             transferQueueId: input.transferQueueId ?? null,
             promptId: input.promptId ?? null,
-            integrationId: null,
+            integrationId: input.integrationId ?? null,
             token: newToken(),
           }),
         nameTaken,
@@ -176,6 +176,7 @@ export class WhatsappService {
               ...(input.timeToTransfer !== undefined && { timeToTransfer: input.timeToTransfer }),
               ...(input.transferQueueId !== undefined && { transferQueueId: input.transferQueueId }),
               ...(input.promptId !== undefined && { promptId: input.promptId }),
+              ...(input.integrationId !== undefined && { integrationId: input.integrationId }),
             }),
         nameTaken,
       );

@@ -43,9 +43,9 @@ export interface Turn {
   transfer(target: { queueId?: number | null; userId?: number | null }): Promise<void>;
   /**
    * The bots attached where the ticket stands: its connection's prompt and integration (they run
-   * while the ticket has no queue) and its queue's (once it is in one).
+   * while the ticket has no queue) and its queue's (once it is in one); the connection's name too.
    */
-  attached(): Promise<{ connection: BotLinks; queue: BotLinks | null }>;
+  attached(): Promise<{ connection: BotLinks & { name: string }; queue: BotLinks | null }>;
   /**
    * The ticket's last `limit` text messages before this turn's, oldest first (not deleted, not
    * empty; a transcribed voice note as its transcript): what a bot sends as the conversation so far.
@@ -266,7 +266,7 @@ export class ConversationSteps {
         const links = (row: BotLinks | undefined): BotLinks => ({ promptId: row?.promptId ?? null, integrationId: row?.integrationId ?? null });
         const connection = await Whatsapp.query(db).findOne({ id: input.connectionId, companyId });
         const queue = ticket.queueId === null ? undefined : await Queue.query(db).findOne({ id: ticket.queueId, companyId });
-        return { connection: links(connection), queue: queue ? links(queue) : null };
+        return { connection: { ...links(connection), name: connection?.name ?? '' }, queue: queue ? links(queue) : null };
       },
       history: async (limit) => {
         if (limit <= 0) return [];
