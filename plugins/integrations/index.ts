@@ -9,6 +9,7 @@ export default definePlugin({
   flag: 'useIntegrations',
   config: integrationsConfig,
   migrations: 'migrations',
+  web: 'web',
   routes: integrationsRoutes,
   steps: {
     answer: (turn, app) => integrationsOf(app).bot.answer(turn),

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { outgoingMediaKind, type PluginApp, type Turn } from 'atende/plugin';
+import { botHolding, botLetsGo, outgoingMediaKind, type BotSessions, type PluginApp, type Turn } from 'atende/plugin';
 import { Readable } from 'node:stream';
 import type { BotHttp } from './drivers/bot-http.js';
 import type { BotActions, ExchangeContext, IntegrationDriver } from './drivers/driver.js';
@@ -34,8 +34,8 @@ export class IntegrationBot {
     const held = await this.holder(turn);
     if (!held) return false;
     const { integration, session } = held;
-    // Stored before this session began (a backlog after a restart): the bot does not answer the past.
-    if (message.createdAt < session.createdAt) return true;
+    // A message from before the hold began (a late replay): the bot does not answer the past.
+    if (message.id < session.firstMessageId) return true;
 
     let actions: BotActions;
     try {
@@ -52,7 +52,7 @@ export class IntegrationBot {
       const reason = err instanceof Error ? err.message : String(err);
       this.app.log.warn({ err, companyId, ticketId: ticket.id, integrationId: integration.id }, 'integration failed: the ticket goes to a person');
       await this.integrations.failed(integration, reason);
-      await this.letGo(turn, {});
+      await botLetsGo(turn, this.sessions(turn), null);
       return true;
     }
     await this.integrations.succeeded(integration);
@@ -64,10 +64,10 @@ export class IntegrationBot {
       await this.send(turn, integration, out);
     }
     if (actions.close) {
-      await this.letGo(turn, null);
+      await botLetsGo(turn, this.sessions(turn), null);
       await turn.close();
     } else if (actions.handoff) {
-      await this.letGo(turn, actions.handoff);
+      await botLetsGo(turn, this.sessions(turn), actions.handoff);
     }
     return true;
   }
@@ -77,26 +77,30 @@ export class IntegrationBot {
     await IntegrationSession.query(this.app.db).where({ companyId, ticketId }).delete();
   }
 
-  /** The integration holding the ticket, after taking it when one is attached where it stands. */
+  /** The integration holding the ticket (after taking it when one is attached where it stands) and its session. */
   private async holder(turn: Turn): Promise<{ integration: QueueIntegration; session: IntegrationSession } | undefined> {
-    const { ticket, companyId } = turn;
-    const session = await IntegrationSession.query(this.app.db).findOne({ companyId, ticketId: ticket.id });
-    if (session) {
-      // Let go of (an agent took it, the integration handed it over): not again in this attendance.
-      if (!session.active || !ticket.useIntegration || ticket.integrationId !== session.integrationId) return undefined;
-      const integration = await this.integrations.forBot(companyId, session.integrationId);
-      return integration && { integration, session };
-    }
-    if (ticket.useIntegration) return undefined; // another bot holds it
-    const { connection, queue } = await turn.attached();
-    const integrationId = ticket.queueId === null ? connection.integrationId : (queue?.integrationId ?? null);
-    if (integrationId === null) return undefined;
-    const integration = await this.integrations.forBot(companyId, integrationId);
-    if (!integration) return undefined;
-    const now = new Date().toISOString();
-    const created = await IntegrationSession.query(this.app.db).insertAndFetch({ companyId, ticketId: ticket.id, integrationId, active: true, sessionId: null, lastActivityAt: now, createdAt: now });
-    await turn.hold({ promptId: null, integrationId });
-    return { integration, session: created };
+    const { companyId, ticket } = turn;
+    const integrationId = await botHolding(turn, 'integrationId', this.sessions(turn), async (id) => (await this.integrations.forBot(companyId, id)) !== undefined);
+    if (integrationId === undefined) return undefined;
+    const [integration, session] = await Promise.all([this.integrations.forBot(companyId, integrationId), IntegrationSession.query(this.app.db).findOne({ companyId, ticketId: ticket.id })]);
+    return integration && session && { integration, session };
+  }
+
+  /** Which tickets an integration held in this attendance (integration_sessions); a hold begins with the turn's message. */
+  private sessions(turn: Turn): BotSessions {
+    const db = this.app.db;
+    return {
+      find: async (companyId, ticketId) => {
+        const row = await IntegrationSession.query(db).findOne({ companyId, ticketId });
+        return row && { botId: row.integrationId, active: row.active };
+      },
+      start: async (companyId, ticketId, integrationId) => {
+        await IntegrationSession.query(db).insert({ companyId, ticketId, integrationId, active: true, sessionId: null, firstMessageId: turn.message.id, lastActivityAt: new Date().toISOString() });
+      },
+      stop: async (companyId, ticketId) => {
+        await IntegrationSession.query(db).where({ companyId, ticketId }).patch({ active: false });
+      },
+    };
   }
 
   /** The documented JSON of an exchange (docs/api.md): who, where, and the normalized message. */
@@ -135,15 +139,5 @@ export class IntegrationBot {
       bot: STEP_NAME,
       media: { path: saved.name, name: file.name, mime: kind.mime === 'application/octet-stream' ? file.mime : kind.mime, type: kind.type },
     });
-  }
-
-  /**
-   * The integration lets go for this attendance: with a target the ticket goes to that queue or
-   * agent (none given: the queue where it stands, waiting for a person); with null it only lets go.
-   */
-  private async letGo(turn: Turn, target: BotActions['handoff'] | null): Promise<void> {
-    await IntegrationSession.query(this.app.db).where({ companyId: turn.companyId, ticketId: turn.ticket.id }).patch({ active: false });
-    if (target && (target.queueId || target.userId)) await turn.transfer({ queueId: target.queueId ?? turn.ticket.queueId, userId: target.userId ?? null });
-    else await turn.hold(null);
   }
 }

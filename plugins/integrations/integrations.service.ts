@@ -49,7 +49,7 @@ export class IntegrationsService {
     const row = await QueueIntegration.query(this.app.db).insertAndFetch({
       ...(columnsOf(input) as QueueIntegration),
       companyId: actor.companyId,
-      jsonContent: this.app.secrets.seal(input.jsonContent),
+      jsonContent: this.sealed(input.jsonContent),
       webhookSecret: this.app.secrets.seal(secret),
       lastError: null,
       lastErrorAt: null,
@@ -69,7 +69,7 @@ export class IntegrationsService {
     const row = await current.$query(this.app.db).patchAndFetch({
       ...columnsOf(fields),
       // A JSON left as the mask the page was shown is the stored one.
-      ...(jsonContent !== undefined && !isMasked(jsonContent) && { jsonContent: this.app.secrets.seal(jsonContent) }),
+      ...(jsonContent !== undefined && !isMasked(jsonContent) && { jsonContent: this.sealed(jsonContent) }),
       ...(secret && { webhookSecret: this.app.secrets.seal(secret) }),
     });
     this.publish(row.companyId, { action: 'update', queueIntegration: this.view(row) });
@@ -124,6 +124,11 @@ export class IntegrationsService {
   private async record(id: number, patch: Pick<QueueIntegration, 'lastError' | 'lastErrorAt'>): Promise<void> {
     const row = await QueueIntegration.query(this.app.db).patchAndFetchById(id, patch);
     if (row) this.publish(row.companyId, { action: 'update', queueIntegration: this.view(row) });
+  }
+
+  /** '' stays '' (nothing stored), so a read can tell an empty secret from a set one. */
+  private sealed(plain: string): string {
+    return plain ? this.app.secrets.seal(plain) : '';
   }
 
   private open(sealed: string, id: number): string {

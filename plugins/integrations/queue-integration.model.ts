@@ -37,5 +37,7 @@ export class IntegrationSession extends BaseModel {
   active!: boolean;
   /** typebot's session, null until one is started (or after a restart or expiry). */
   sessionId!: string | null;
+  /** The customer's message the hold began with; older ones are not answered. */
+  firstMessageId!: number;
   lastActivityAt!: string;
 }

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import OpenAI, { toFile } from 'openai';
-import type { PluginApp, Turn } from 'atende/plugin';
+import { botHolding, botLetsGo, type BotSessions, type PluginApp, type Turn } from 'atende/plugin';
 import { PROMPT_DEFAULTS } from './prompt.contract.js';
 import type { Prompt } from './prompt.model.js';
 import { PromptSession } from './prompt.model.js';
@@ -17,7 +17,6 @@ const MAX_VOICE_NOTE_BYTES = 25 * 1024 * 1024;
 
 /** How a spoken answer is named (Ogg/Opus, see speech.ts). */
 const VOICE_ANSWER_NAME = 'resposta.ogg';
-
 
 /** The customer's first name, letters only, for the system prompt. */
 function firstName(name: string): string {
@@ -89,6 +88,20 @@ export class PromptBot {
     return true;
   }
 
+  /** Which tickets a prompt held in this attendance (prompt_sessions). */
+  private readonly sessions: BotSessions = {
+    find: async (companyId, ticketId) => {
+      const row = await PromptSession.query(this.app.db).findOne({ companyId, ticketId });
+      return row && { botId: row.promptId, active: row.active };
+    },
+    start: async (companyId, ticketId, promptId) => {
+      await PromptSession.query(this.app.db).insert({ companyId, ticketId, promptId, active: true });
+    },
+    stop: async (companyId, ticketId) => {
+      await PromptSession.query(this.app.db).where({ companyId, ticketId }).patch({ active: false });
+    },
+  };
+
   /** Resolving ends the attendance: the next one may be taken by a prompt again. */
   async ended(companyId: number, ticketId: number): Promise<void> {
     await PromptSession.query(this.app.db).where({ companyId, ticketId }).delete();
@@ -96,22 +109,8 @@ export class PromptBot {
 
   /** The prompt holding the ticket, after taking it when one is attached where it stands. */
   private async holder(turn: Turn): Promise<Prompt | undefined> {
-    const { ticket, companyId } = turn;
-    const session = await PromptSession.query(this.app.db).findOne({ companyId, ticketId: ticket.id });
-    if (session) {
-      // Let go of (an agent took it, the prompt handed it over): not again in this attendance.
-      if (!session.active || !ticket.useIntegration || ticket.promptId !== session.promptId) return undefined;
-      return this.prompts.forBot(companyId, session.promptId);
-    }
-    if (ticket.useIntegration) return undefined; // another bot holds it
-    const { connection, queue } = await turn.attached();
-    const promptId = ticket.queueId === null ? connection.promptId : (queue?.promptId ?? null);
-    if (promptId === null) return undefined;
-    const prompt = await this.prompts.forBot(companyId, promptId);
-    if (!prompt) return undefined;
-    await PromptSession.query(this.app.db).insert({ companyId, ticketId: ticket.id, promptId, active: true });
-    await turn.hold({ promptId, integrationId: null });
-    return prompt;
+    const promptId = await botHolding(turn, 'promptId', this.sessions, async (id) => (await this.prompts.forBot(turn.companyId, id)) !== undefined);
+    return promptId === undefined ? undefined : this.prompts.forBot(turn.companyId, promptId);
   }
 
   /** What the customer said: the text, a voice note's transcript (kept on the message), or '' for anything else. */
@@ -202,8 +201,6 @@ export class PromptBot {
 
   /** To the prompt's queue for a person, bot off. */
   private async handOff(turn: Turn, prompt: Prompt): Promise<void> {
-    await PromptSession.query(this.app.db).where({ companyId: turn.companyId, ticketId: turn.ticket.id }).patch({ active: false });
-    if (prompt.queueId !== null) await turn.transfer({ queueId: prompt.queueId });
-    else await turn.hold(null);
+    await botLetsGo(turn, this.sessions, { queueId: prompt.queueId });
   }
 }

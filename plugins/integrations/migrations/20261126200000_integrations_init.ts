@@ -40,6 +40,8 @@ export async function up(knex: Knex): Promise<void> {
     t.integer('integration_id').notNullable().references('id').inTable('queue_integrations').onDelete('CASCADE').index();
     t.boolean('active').notNullable().defaultTo(true);
     t.string('session_id', 200);
+    // The message that started the hold: an older one (a late replay) is never answered.
+    t.integer('first_message_id').notNullable();
     t.timestamp('last_activity_at', { useTz: true }).notNullable();
     t.timestamp('created_at', { useTz: true }).notNullable();
     t.timestamp('updated_at', { useTz: true }).notNullable();
