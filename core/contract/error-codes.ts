@@ -105,7 +105,6 @@ const ERROR_CODES = [
   'ERR_NO_PROMPT_FOUND',
   // Queue integrations
   'ERR_NO_INTEGRATION_FOUND',
-  'ERR_INTEGRATION_UNAVAILABLE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

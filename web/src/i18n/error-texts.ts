@@ -92,7 +92,6 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_URL_NOT_ALLOWED: 'Este endereço não é permitido: a rede interna do servidor não pode ser chamada.',
     ERR_NO_PROMPT_FOUND: 'Nenhum prompt encontrado com este ID.',
     ERR_NO_INTEGRATION_FOUND: 'Nenhuma integração encontrada com este ID.',
-    ERR_INTEGRATION_UNAVAILABLE: 'Este tipo de integração ainda não está disponível neste servidor.',
   },
   en: {
     ERR_BAD_REQUEST: 'Invalid request.',
@@ -180,7 +179,6 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_URL_NOT_ALLOWED: "This address is not allowed: the server's internal network cannot be called.",
     ERR_NO_PROMPT_FOUND: 'No prompt found with this ID.',
     ERR_NO_INTEGRATION_FOUND: 'No integration found with this ID.',
-    ERR_INTEGRATION_UNAVAILABLE: 'This type of integration is not available on this server yet.',
   },
   es: {
     ERR_BAD_REQUEST: 'Solicitud inválida.',
@@ -268,6 +266,5 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_URL_NOT_ALLOWED: 'Esta dirección no está permitida: la red interna del servidor no se puede llamar.',
     ERR_NO_PROMPT_FOUND: 'No se encontró ningún prompt con este ID.',
     ERR_NO_INTEGRATION_FOUND: 'No se encontró ninguna integración con este ID.',
-    ERR_INTEGRATION_UNAVAILABLE: 'Este tipo de integración aún no está disponible en este servidor.',
   },
 };
