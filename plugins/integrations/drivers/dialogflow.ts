@@ -91,6 +91,7 @@ export class DialogflowDriver implements IntegrationDriver {
     const token = await this.accessToken(key, exchange.secrets.jsonContent, http);
     const session = exchange.sessionId ?? randomUUID();
     const url = `${this.baseUrl.replace(/\/$/, '')}/v2/projects/${encodeURIComponent(project)}/agent/sessions/${encodeURIComponent(session)}:detectIntent`;
+    // detectIntent refuses a text over 256 characters: a longer message is read by its start.
     const body = JSON.stringify({ queryInput: { text: { text: text.slice(0, 256), languageCode: integration.language } } });
     const answer = await http.post(url, body, { authorization: `Bearer ${token}` }, signal);
     const parsed = detectIntentSchema.safeParse(jsonOf(answer, 'Dialogflow'));
