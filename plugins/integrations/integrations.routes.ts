@@ -1,9 +1,9 @@
-import { routeId, validate, type AppRouter, type PluginApp } from 'atende/plugin';
+import { ErrorCode, routeId, validate, type AppRouter, type PluginApp } from 'atende/plugin';
 import type { IntegrationsConfig } from './integrations-config.js';
 import { integrationsOf } from './integrations-of.js';
 import { createIntegrationSchema, listIntegrationsQuery, testSessionSchema, updateIntegrationSchema } from './integrations.schema.js';
 
-const NOT_FOUND = 'ERR_NO_INTEGRATION_FOUND';
+const NOT_FOUND = ErrorCode.ERR_NO_INTEGRATION_FOUND;
 
 /** /api/queueIntegration (spec §7): the host puts login and the useIntegrations check in front of each route. */
 export function integrationsRoutes(router: AppRouter, app: PluginApp<IntegrationsConfig>): void {

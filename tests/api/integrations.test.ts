@@ -345,6 +345,20 @@ describe('n8n and webhook on the conversation', () => {
     expect(hook.calls).toHaveLength(1);
   });
 
+  it('`close` resolves the ticket after the reply; `userId` hands it to that agent', async () => {
+    const integration = await createWebhook();
+    const phone = await createConnection(server, t, 'Webhook encerra', { integrationId: integration.id });
+    const closing = nextNumber();
+    hook.answer = () => ({ body: { reply: 'Até logo!', close: true } });
+    await talk(phone, { from: closing, body: 'Era só isso' });
+    expect(await ticketOf(closing)).toMatchObject({ status: 'closed', useIntegration: false, integrationId: null });
+    expect(await receivedTexts(phone, closing, 1)).toContain('Até logo!');
+    const assigned = nextNumber();
+    hook.answer = () => ({ body: { queueId, userId: agent.id } });
+    await talk(phone, { from: assigned, body: 'Quero o agente' });
+    expect(await ticketOf(assigned)).toMatchObject({ status: 'open', queueId, userId: agent.id, useIntegration: false });
+  });
+
   it('a failing flow is tried again, then the ticket goes to a person with the error on the integration', async () => {
     const integration = await createWebhook();
     const botQueue = await createQueue(server, t, 'Fila webhook', { integrationId: integration.id });

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { loginThroughUi, BrowserPool, shot } from './browser.js';
 import { describeE2E } from './setup.js';
+import { expectPlanHidesPage } from './plan-gate.js';
 import { startFakeTypebot, startFakeWebhook, textBubble, type FakeTypebot, type FakeWebhook } from '../helpers/fake-bots.js';
 import { serviceAccount, startFakeDialogflow, type FakeDialogflow } from '../helpers/fake-dialogflow.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -213,6 +214,14 @@ describeE2E('Queue integrations', () => {
       await editTypebot.getByRole('button', { name: 'Cancelar' }).click();
       await editTypebot.waitFor({ state: 'hidden' });
       await shot(admin, 'integrations-list-375-dark');
+    },
+    JOURNEY_MS,
+  );
+
+  it(
+    'a company whose plan has no integrations sees no Integrações entry, and /queue-integration is denied',
+    async () => {
+      await expectPlanHidesPage(server, await browsers.page(), 'useIntegrations', { menu: 'Integrações', path: '/queue-integration' });
     },
     JOURNEY_MS,
   );
