@@ -120,7 +120,6 @@ const ERROR_CODES = [
   'ERR_PIX_NOT_CONFIGURED',
   // Queue integrations
   'ERR_NO_INTEGRATION_FOUND',
-  'ERR_INTEGRATION_UNAVAILABLE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -50,6 +50,8 @@ export interface MessageView {
   mediaUrl: string | null;
   mediaName: string | null;
   mediaMime: string | null;
+  /** What a voice note says, shown under the audio: a bot's transcription of the customer's, or the text of a bot's voice answer. */
+  transcript: string | null;
   location: MessageLocation | null;
   vcard: string | null;
   isDeleted: boolean;

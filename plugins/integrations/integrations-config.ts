@@ -11,6 +11,8 @@ export const integrationsConfig = z.object({
   retryDelayMs: z.coerce.number().int().min(0).max(30_000).default(500),
   maxResponseBytes: z.coerce.number().int().min(1024).max(10_000_000).default(256 * 1024),
   maxMediaBytes: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(16 * 1024 * 1024),
+  /** Dialogflow's API root: a regional endpoint (https://europe-west1-dialogflow.googleapis.com), or a local service of the same protocol. */
+  dialogflowUrl: z.url({ protocol: /^https?$/ }).default('https://dialogflow.googleapis.com'),
 });
 
 export type IntegrationsConfig = z.infer<typeof integrationsConfig>;

@@ -21,7 +21,7 @@ export function integrationsOf(app: PluginApp<IntegrationsConfig>): Integrations
     const { config } = app;
     const service = new IntegrationsService(app as PluginApp);
     const http = new BotHttp(app as PluginApp, config);
-    const drivers = driversFor({ attempts: config.attempts, delayMs: config.retryDelayMs });
+    const drivers = driversFor({ attempts: config.attempts, delayMs: config.retryDelayMs }, config.dialogflowUrl);
     parts = { service, bot: new IntegrationBot(app, service, drivers, http), testSession: new TestSession(app as PluginApp, service, drivers, http) };
     built.set(app as PluginApp, parts);
   }

@@ -1,13 +1,22 @@
-import OpenAI from 'openai';
+import { Readable } from 'node:stream';
+import OpenAI, { toFile } from 'openai';
 import { botHolding, botLetsGo, type BotSessions, type PluginApp, type Turn } from 'atende/plugin';
+import { PROMPT_DEFAULTS } from './prompt.contract.js';
 import type { Prompt } from './prompt.model.js';
 import { PromptSession } from './prompt.model.js';
 import type { PromptsConfig } from './prompts-config.js';
 import type { PromptsService } from './prompts.service.js';
+import { speechEndpoint, synthesize } from './speech.js';
 
 /** The phrase a reply starts with when the customer needs a person (the system prompt asks for it). */
 export const TRANSFER_PHRASE = 'Ação: Transferir para o setor de atendimento';
 const TRANSFER = /a[çc][ãa]o:\s*transferir\s+para\s+o\s+setor\s+de\s+atendimento[.!:]?/gi;
+
+/** The transcription endpoint's own limit; a longer voice note goes to a person. */
+const MAX_VOICE_NOTE_BYTES = 25 * 1024 * 1024;
+
+/** How a spoken answer is named (Ogg/Opus, see speech.ts). */
+const VOICE_ANSWER_NAME = 'resposta.ogg';
 
 /** The customer's first name, letters only, for the system prompt. */
 function firstName(name: string): string {
@@ -30,10 +39,12 @@ export function systemPrompt(prompt: Prompt, customerName: string): string {
 /**
  * The conversation step of AI prompts. A prompt takes a waiting ticket once per attendance: its
  * connection's while it has no queue, else its queue's. While it holds the ticket (the ticket's
- * useIntegration and promptId) every customer text goes to its server with the conversation so
- * far, and the answer comes back marked as the bot's. The transfer phrase, a failure or a timeout
+ * useIntegration and promptId) every customer text, and every voice note once transcribed, goes to
+ * its server with the conversation so far, and the answer comes back marked as the bot's: as text,
+ * or as a voice note with a voice other than 'texto'. The transfer phrase, a failure or a timeout
  * hands the ticket to the prompt's queue; an agent accepting it takes it too (the core clears the
- * hold), and the prompt does not take it back until the ticket is resolved.
+ * hold), and the prompt does not take it back until the ticket is resolved. A failed speech call
+ * only costs the voice: the answer goes as text.
  */
 export class PromptBot {
   constructor(
@@ -48,28 +59,32 @@ export class PromptBot {
     const prompt = await this.holder(turn);
     if (!prompt) return false;
 
-    const text = message.body.trim();
-    if (message.mediaType || !text) {
-      // Only text is read (voice notes are not transcribed): a person answers the rest.
-      await this.handOff(turn, prompt, null);
-      return true;
-    }
+    // One time budget for the turn's calls (transcription, chat, speech), within the step's own.
+    const signal = AbortSignal.any([turn.signal, AbortSignal.timeout(this.app.config.timeoutMs)]);
     let answer: string;
     try {
-      answer = await this.ask(turn, prompt, text);
+      const text = await this.heard(turn, prompt, signal);
+      if (!text) {
+        // Neither text nor a voice note (an image, a document…): a person answers it.
+        await this.handOff(turn, prompt);
+        return true;
+      }
+      answer = await this.ask(turn, prompt, text, signal);
     } catch (err) {
-      const reason = err instanceof Error ? err.message : String(err);
       this.app.log.warn({ err, companyId, ticketId: ticket.id, promptId: prompt.id }, 'AI prompt failed: the ticket goes to its queue');
-      await this.prompts.failed(prompt, reason);
-      await this.handOff(turn, prompt, null);
+      await this.prompts.failed(prompt, this.reason(err, signal));
+      await this.handOff(turn, prompt);
       return true;
     }
     if (TRANSFER.test(answer)) {
       TRANSFER.lastIndex = 0;
-      await this.handOff(turn, prompt, answer.replace(TRANSFER, '').trim());
+      // The answer without the phrase is said before the ticket moves.
+      const farewell = answer.replace(TRANSFER, '').trim();
+      if (farewell) await this.say(turn, prompt, farewell, signal);
+      await this.handOff(turn, prompt);
       return true;
     }
-    if (answer) await turn.reply(answer);
+    if (answer) await this.say(turn, prompt, answer, signal);
     return true;
   }
 
@@ -98,15 +113,42 @@ export class PromptBot {
     return promptId === undefined ? undefined : this.prompts.forBot(turn.companyId, promptId);
   }
 
-  /** One call: system prompt, the last maxMessages texts (ours as assistant), the new text. */
-  private async ask(turn: Turn, prompt: Prompt, text: string): Promise<string> {
+  /** What the customer said: the text, a voice note's transcript (kept on the message), or '' for anything else. */
+  private async heard(turn: Turn, prompt: Prompt, signal: AbortSignal): Promise<string> {
+    const { message } = turn;
+    if (message.mediaType !== 'audio') return message.mediaType ? '' : message.body.trim();
+    const audio = await turn.media();
+    if (!audio) return '';
+    if (audio.size > MAX_VOICE_NOTE_BYTES) {
+      audio.stream.destroy();
+      throw new Error(`transcription: the voice note is over ${MAX_VOICE_NOTE_BYTES} bytes`);
+    }
+    let text: string;
+    try {
+      const client = await this.client(prompt);
+      const file = await toFile(audio.stream, audio.name, { type: audio.mime });
+      text = (await client.audio.transcriptions.create({ file, model: prompt.transcriptionModel }, { signal })).text.trim();
+    } catch (err) {
+      throw new Error(`transcription: ${this.reason(err, signal)}`, { cause: err });
+    }
+    if (text) await turn.transcribed(text);
+    return text;
+  }
+
+  /** The prompt's OpenAI-compatible server, its URL checked again (the DNS may have changed since it was saved). */
+  private async client(prompt: Prompt): Promise<OpenAI> {
     const url = await this.app.outgoing.checkUrl(prompt.baseUrl);
-    const client = new OpenAI({
+    return new OpenAI({
       apiKey: this.prompts.key(prompt) || 'none',
       baseURL: url.toString().replace(/\/$/, ''),
       timeout: this.app.config.timeoutMs,
       maxRetries: 0,
     });
+  }
+
+  /** One call: system prompt, the last maxMessages texts (ours as assistant), the new text. */
+  private async ask(turn: Turn, prompt: Prompt, text: string, signal: AbortSignal): Promise<string> {
+    const client = await this.client(prompt);
     const history = await turn.history(prompt.maxMessages);
     const completion = await client.chat.completions.create(
       {
@@ -119,7 +161,7 @@ export class PromptBot {
         max_tokens: prompt.maxTokens,
         temperature: prompt.temperature,
       },
-      { signal: turn.signal },
+      { signal },
     );
     const usage = completion.usage;
     await this.prompts.used(prompt, {
@@ -132,9 +174,33 @@ export class PromptBot {
     return content.trim();
   }
 
-  /** To the prompt's queue for a person, bot off; `farewell` (the answer without the phrase) sent first. */
-  private async handOff(turn: Turn, prompt: Prompt, farewell: string | null): Promise<void> {
-    if (farewell) await turn.reply(farewell);
+  /**
+   * The answer in the prompt's voice: text with 'texto', else a voice note saying it. When the
+   * speech service fails the customer still gets the text, and the prompt's admins the reason.
+   */
+  private async say(turn: Turn, prompt: Prompt, text: string, signal: AbortSignal): Promise<void> {
+    if (prompt.voice === PROMPT_DEFAULTS.voice) return turn.reply(text);
+    let stored: string;
+    try {
+      const url = await this.app.outgoing.checkUrl(speechEndpoint(prompt));
+      const audio = await synthesize({ url, key: this.prompts.voiceKey(prompt), voice: prompt.voice, text, signal });
+      stored = (await this.app.services.media.save(turn.companyId, VOICE_ANSWER_NAME, Readable.from(audio))).name;
+    } catch (err) {
+      this.app.log.warn({ err, companyId: turn.companyId, ticketId: turn.ticket.id, promptId: prompt.id }, 'speech failed: the answer goes as text');
+      await this.prompts.failed(prompt, `speech: ${this.reason(err, signal)}`);
+      return turn.reply(text);
+    }
+    await turn.replyVoice({ path: stored, name: VOICE_ANSWER_NAME }, text);
+  }
+
+  /** Why a call failed, for the prompt's admins: the turn's time budget running out reads as such. */
+  private reason(err: unknown, signal: AbortSignal): string {
+    if (signal.aborted) return `no answer within ${this.app.config.timeoutMs} ms (timed out)`;
+    return err instanceof Error ? err.message : String(err);
+  }
+
+  /** To the prompt's queue for a person, bot off. */
+  private async handOff(turn: Turn, prompt: Prompt): Promise<void> {
     await botLetsGo(turn, this.sessions, { queueId: prompt.queueId });
   }
 }

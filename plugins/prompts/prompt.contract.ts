@@ -15,6 +15,10 @@ export interface PromptView {
   voice: string;
   voiceKey: string;
   voiceRegion: string;
+  /** The speech service's full URL, when not the region's. */
+  voiceEndpoint: string;
+  /** The model that transcribes customers' voice notes, on the same server as `model`. */
+  transcriptionModel: string;
   maxTokens: number;
   temperature: number;
   maxMessages: number;
@@ -71,4 +75,5 @@ export const PROMPT_DEFAULTS = {
   voice: 'texto',
   baseUrl: 'https://api.openai.com/v1',
   model: 'gpt-4o-mini',
+  transcriptionModel: 'whisper-1',
 } as const;

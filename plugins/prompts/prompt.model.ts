@@ -13,6 +13,10 @@ export class Prompt extends BaseModel {
   voice!: string;
   voiceKey!: string;
   voiceRegion!: string;
+  /** The speech service's full URL; '' for the region's (speechEndpoint). */
+  voiceEndpoint!: string;
+  /** The model that transcribes voice notes on the prompt's server. */
+  transcriptionModel!: string;
   maxTokens!: number;
   temperature!: number;
   maxMessages!: number;

@@ -39,6 +39,7 @@ export class PromptsService {
     this.assertAdmin(actor);
     await this.app.services.queues.find(actor.companyId, input.queueId, this.app.db);
     await this.app.outgoing.checkUrl(input.baseUrl);
+    if (input.voiceEndpoint) await this.app.outgoing.checkUrl(input.voiceEndpoint);
     const row = await Prompt.query(this.app.db).insertAndFetch({
       companyId: actor.companyId,
       name: input.name,
@@ -49,6 +50,8 @@ export class PromptsService {
       voice: input.voice,
       voiceKey: this.app.secrets.seal(input.voiceKey),
       voiceRegion: input.voiceRegion,
+      voiceEndpoint: input.voiceEndpoint,
+      transcriptionModel: input.transcriptionModel,
       maxTokens: input.maxTokens,
       temperature: input.temperature,
       maxMessages: input.maxMessages,
@@ -67,6 +70,7 @@ export class PromptsService {
     const current = await this.find(actor.companyId, id);
     if (input.queueId !== undefined) await this.app.services.queues.find(actor.companyId, input.queueId, this.app.db);
     if (input.baseUrl !== undefined) await this.app.outgoing.checkUrl(input.baseUrl);
+    if (input.voiceEndpoint) await this.app.outgoing.checkUrl(input.voiceEndpoint);
     const { apiKey, voiceKey, queueId, ...fields } = input;
     // A key left as the mask the page was shown is the stored one.
     const sealed = (value: string | undefined) => (value === undefined || isMasked(value) ? undefined : this.app.secrets.seal(value));
@@ -95,14 +99,14 @@ export class PromptsService {
     return Prompt.query(this.app.db).findOne({ companyId, id });
   }
 
-  /** The stored key in plain text ('' when none or unreadable: the server then refuses the call). */
+  /** The stored AI server key in plain text ('' when none or unreadable: the server then refuses the call). */
   key(prompt: Prompt): string {
-    try {
-      return prompt.apiKey ? this.app.secrets.open(prompt.apiKey) : '';
-    } catch (err) {
-      this.app.log.warn({ err, promptId: prompt.id }, 'prompt key unreadable: the config secret changed; enter the key again');
-      return '';
-    }
+    return this.opened(prompt, prompt.apiKey);
+  }
+
+  /** The stored speech service key in plain text, as `key`. */
+  voiceKey(prompt: Prompt): string {
+    return this.opened(prompt, prompt.voiceKey);
   }
 
   /** A call answered: its tokens added to the prompt's counters, its last error cleared. */
@@ -126,6 +130,15 @@ export class PromptsService {
   }
 
   // ---- helpers ----------------------------------------------------------------------------------
+
+  private opened(prompt: Prompt, sealed: string): string {
+    try {
+      return sealed ? this.app.secrets.open(sealed) : '';
+    } catch (err) {
+      this.app.log.warn({ err, promptId: prompt.id }, 'prompt key unreadable: the config secret changed; enter the key again');
+      return '';
+    }
+  }
 
   private assertAdmin(actor: AuthUser): void {
     if (!isAdmin(actor)) throw new ForbiddenError(ErrorCode.ERR_NO_PERMISSION);
@@ -165,6 +178,8 @@ export class PromptsService {
       voice: row.voice,
       voiceKey: maskSecret(open(row.voiceKey)),
       voiceRegion: row.voiceRegion,
+      voiceEndpoint: row.voiceEndpoint,
+      transcriptionModel: row.transcriptionModel,
       maxTokens: row.maxTokens,
       temperature: Number(row.temperature),
       maxMessages: row.maxMessages,

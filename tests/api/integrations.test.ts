@@ -275,10 +275,10 @@ describe('the test-bot button (testSession)', () => {
     expect(slow.body).toEqual({ ok: false, error: expect.stringContaining('did not answer within 1000 ms') });
   });
 
-  it('dialogflow is 400 ERR_INTEGRATION_UNAVAILABLE; missing fields are 400 as when saving', async () => {
+  it("dialogflow with an unusable service-account JSON answers why; missing fields are 400 as when saving", async () => {
     const res = await server.call('POST', '/api/queueIntegration/testSession', { token: t.admin.token, body: { type: 'dialogflow', name: 'Teste', projectName: 'p', jsonContent: '{}', language: 'pt-BR' } });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toBe('ERR_INTEGRATION_UNAVAILABLE');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ok: false, error: expect.stringContaining('service-account JSON') });
     const missing = await server.call('POST', '/api/queueIntegration/testSession', { token: t.admin.token, body: { type: 'typebot', name: 'Teste', urlN8N: typebot.url } });
     expect(missing.body).toMatchObject({ error: 'ERR_VALIDATION', message: 'typebotSlug: Obrigatório' });
   });

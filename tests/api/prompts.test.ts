@@ -3,6 +3,8 @@ import { Contact } from '../../core/modules/contacts/contact.model.js';
 import { Ticket } from '../../core/modules/tickets/ticket.model.js';
 import type { PromptView } from '../../plugins/prompts/prompt.contract.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../helpers/fake-openai.js';
+import { fakeOgg, startFakeSpeech, type FakeSpeech } from '../helpers/fake-speech.js';
+import { sha256 } from '../helpers/media.js';
 import { createConnection, createMember, createQueue, createTenant, customerWrites, eventually, outbox, type InboxTenant, type Member } from '../helpers/inbox.js';
 import { withPlan } from '../helpers/plans.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -12,6 +14,7 @@ const PHRASE = 'Ação: Transferir para o setor de atendimento';
 
 let server: TestServer;
 let fake: FakeOpenAi;
+let speech: FakeSpeech;
 let t: InboxTenant;
 let other: InboxTenant;
 let agent: Member;
@@ -65,8 +68,25 @@ async function talk(connectionId: number, message: { from: string; name?: string
   await server.atende.container.services.pipeline.steps.idle();
 }
 
+/** A customer's voice note through the simulator; answers once its turn has run. */
+async function speak(connectionId: number, from: string, bytes: Buffer): Promise<void> {
+  const before = fake.transcriptions.length;
+  const wid = await customerWrites(server, t, connectionId, { from, body: '', mediaType: 'audio', mediaBase64: bytes.toString('base64'), mediaName: 'voz.ogg' });
+  await eventually(async () => db()('messages').where({ wid }).first(), 5000, 'the voice note stored');
+  await eventually(async () => fake.transcriptions.length > before, 5000, 'the bot transcribing it');
+  await server.atende.container.services.pipeline.steps.idle();
+}
+
+/** The ticket's messages as the agents' conversation shows them. */
+async function conversation(ticketId: number): Promise<{ body: string; bot: string | null; mediaType: string | null; transcript: string | null }[]> {
+  const res = await server.call('GET', `/api/messages/${ticketId}`, { token: t.admin.token });
+  expect(res.status).toBe(200);
+  return res.body.messages;
+}
+
 beforeAll(async () => {
   fake = await startFakeOpenAi();
+  speech = await startFakeSpeech();
   server = await startTestServer({ simulator: true, allowPrivateUrls: true, pluginConfig: { prompts: { timeoutMs: 1500 } } });
   t = await withPlan(server, { limits: { connections: 20, queues: 10 } });
   other = await createTenant(server, 'Outra Prompt');
@@ -77,11 +97,16 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await fake?.close();
+  await speech?.close();
 });
 
 beforeEach(() => {
   fake.requests.length = 0;
   fake.answer = (request) => ({ text: `Eco: ${request.body.messages.at(-1)?.content ?? ''}` });
+  fake.transcriptions.length = 0;
+  fake.transcribe = () => ({ text: 'Quero saber o horário de funcionamento' });
+  speech.requests.length = 0;
+  speech.answer = (request) => ({ audio: fakeOgg(request.ssml) });
 });
 
 describe('the spec calls', () => {
@@ -296,6 +321,110 @@ describe('the bot on the conversation', () => {
   });
 });
 
+describe('voice notes', () => {
+  const VOICE_KEY = 'azure-speech-key-5678';
+
+  it("transcribes a customer's voice note and answers it; agents see the transcript, the next turn's history has it", async () => {
+    const prompt = await createPrompt();
+    const phone = await createConnection(server, t, 'Bot ouve', { promptId: prompt.id });
+    const number = nextNumber();
+    const voice = fakeOgg('a voz do cliente');
+    await speak(phone, number, voice);
+    expect(fake.transcriptions).toHaveLength(1);
+    expect(fake.transcriptions[0]).toMatchObject({ model: 'whisper-1', authorization: `Bearer ${SECRET_KEY}`, fileName: 'voz.ogg' });
+    expect(fake.transcriptions[0]!.bytes.equals(voice)).toBe(true);
+    expect(fake.requests[0]!.body.messages.slice(1)).toEqual([{ role: 'user', content: 'Quero saber o horário de funcionamento' }]);
+    await receivedWith(phone, number, 'Eco: Quero saber o horário de funcionamento');
+
+    const ticket = await ticketOf(number);
+    expect((await conversation(ticket.id))[0]).toMatchObject({ mediaType: 'audio', transcript: 'Quero saber o horário de funcionamento', bot: null });
+    await talk(phone, { from: number, body: 'E aos sábados?' });
+    expect(fake.requests[1]!.body.messages.slice(1)).toEqual([
+      { role: 'user', content: 'Quero saber o horário de funcionamento' },
+      { role: 'assistant', content: 'Eco: Quero saber o horário de funcionamento' },
+      { role: 'user', content: 'E aos sábados?' },
+    ]);
+  });
+
+  it('uses the prompt’s transcription model', async () => {
+    const prompt = await createPrompt({ transcriptionModel: 'whisper-local' });
+    expect(prompt.transcriptionModel).toBe('whisper-local');
+    const phone = await createConnection(server, t, 'Bot ouve local', { promptId: prompt.id });
+    await speak(phone, nextNumber(), fakeOgg('voz'));
+    expect(fake.transcriptions[0]!.model).toBe('whisper-local');
+  });
+
+  it('a failed transcription hands the ticket to the queue, the reason kept on the prompt', async () => {
+    const prompt = await createPrompt();
+    const phone = await createConnection(server, t, 'Bot surdo', { promptId: prompt.id });
+    const number = nextNumber();
+    fake.transcribe = () => ({ status: 500, error: 'áudio ilegível' });
+    await speak(phone, number, fakeOgg('ruído'));
+    expect(fake.requests).toHaveLength(0);
+    expect(await ticketOf(number)).toMatchObject({ status: 'pending', queueId, useIntegration: false, promptId: null });
+    const shown = (await server.call('GET', `/api/prompt/${prompt.id}`, { token: t.admin.token })).body as PromptView;
+    expect(shown.lastError).toMatch(/^transcription: .*áudio ilegível/);
+  });
+
+  it("with a voice the answer goes out as a voice note (Ogg/Opus, push-to-talk) from the speech service, its text shown under it", async () => {
+    const prompt = await createPrompt({ voice: 'pt-BR-FabioNeural', voiceKey: VOICE_KEY, voiceEndpoint: speech.url });
+    expect(prompt).toMatchObject({ voice: 'pt-BR-FabioNeural', voiceKey: '••••5678', voiceEndpoint: speech.url });
+    const phone = await createConnection(server, t, 'Bot fala', { promptId: prompt.id });
+    const number = nextNumber();
+    fake.answer = () => ({ text: 'Abrimos às 8h & fechamos às 18h <sempre>' });
+    await talk(phone, { from: number, body: 'Que horas abrem?' });
+
+    expect(speech.requests).toHaveLength(1);
+    const asked = speech.requests[0]!;
+    expect(asked).toMatchObject({ key: VOICE_KEY, format: 'ogg-24khz-16bit-mono-opus', contentType: 'application/ssml+xml' });
+    expect(asked.ssml).toContain('<voice name="pt-BR-FabioNeural">Abrimos às 8h &amp; fechamos às 18h &lt;sempre&gt;</voice>');
+    const sent = await eventually(async () => (await outbox(server, t, phone)).messages.find((m) => m.to.startsWith(number)), 5000, 'the voice note sent');
+    expect(sent).toMatchObject({ kind: 'media', media: { fileName: 'resposta.ogg', mimeType: 'audio/ogg; codecs=opus', ptt: true, sha256: sha256(fakeOgg(asked.ssml)) } });
+
+    const ticket = await ticketOf(number);
+    expect(ticket.lastMessage).toBe('Abrimos às 8h & fechamos às 18h <sempre>');
+    expect((await conversation(ticket.id))[1]).toMatchObject({ mediaType: 'audio', bot: 'prompts.answer', transcript: 'Abrimos às 8h & fechamos às 18h <sempre>' });
+    await talk(phone, { from: number, body: 'Obrigado' });
+    expect(fake.requests[1]!.body.messages.slice(1)).toEqual([
+      { role: 'user', content: 'Que horas abrem?' },
+      { role: 'assistant', content: 'Abrimos às 8h & fechamos às 18h <sempre>' },
+      { role: 'user', content: 'Obrigado' },
+    ]);
+  });
+
+  it('a failed speech call still answers, as text; the reason kept on the prompt, the bot keeps the ticket', async () => {
+    const prompt = await createPrompt({ voice: 'pt-BR-ElzaNeural', voiceKey: VOICE_KEY, voiceEndpoint: speech.url });
+    const phone = await createConnection(server, t, 'Bot rouco', { promptId: prompt.id });
+    const number = nextNumber();
+    speech.answer = () => ({ status: 401, error: 'chave inválida' });
+    await talk(phone, { from: number, body: 'Oi' });
+    expect(speech.requests).toHaveLength(1);
+    const sent = await eventually(async () => (await outbox(server, t, phone)).messages.find((m) => m.to.startsWith(number)), 5000, 'the text sent');
+    expect(sent).toMatchObject({ kind: 'text', body: 'Eco: Oi', media: null });
+    expect(await ticketOf(number)).toMatchObject({ useIntegration: true, promptId: prompt.id });
+    const shown = (await server.call('GET', `/api/prompt/${prompt.id}`, { token: t.admin.token })).body as PromptView;
+    expect(shown.lastError).toMatch(/^speech: .*401.*chave inválida/);
+  });
+
+  it('keeps the speech key sealed and masked; validates the region and the endpoint', async () => {
+    const prompt = await createPrompt({ voice: 'pt-BR-YaraNeural', voiceKey: VOICE_KEY, voiceRegion: 'BrazilSouth' });
+    expect(prompt).toMatchObject({ voiceKey: '••••5678', voiceRegion: 'brazilsouth', voiceEndpoint: '' });
+    const row = await db()('prompts').where({ id: prompt.id }).first();
+    expect(JSON.stringify(row)).not.toContain(VOICE_KEY);
+    const kept = await server.call('PUT', `/api/prompt/${prompt.id}`, { token: t.admin.token, body: { ...prompt, name: 'Com voz' } });
+    expect(kept.body.voiceKey).toBe('••••5678');
+    expect(JSON.stringify((await server.call('GET', '/api/prompt', { token: t.admin.token })).body)).not.toContain(VOICE_KEY);
+    for (const [change, message] of [
+      [{ voiceRegion: 'brazil.south/x' }, 'voiceRegion: Must be a region name: letters and digits (e.g. brazilsouth)'],
+      [{ voiceEndpoint: 'ftp://speech.example' }, 'voiceEndpoint: Must be an http or https URL'],
+    ] as const) {
+      const res = await server.call('PUT', `/api/prompt/${prompt.id}`, { token: t.admin.token, body: change });
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(res.body).toMatchObject({ error: 'ERR_VALIDATION', message });
+    }
+  });
+});
+
 describe('outgoing URLs', () => {
   it('a loopback or private base URL is refused without allowPrivateUrls', async () => {
     const strict = await startTestServer();
@@ -307,6 +436,12 @@ describe('outgoing URLs', () => {
         expect(refused.status, baseUrl).toBe(400);
         expect(refused.body.error).toBe('ERR_URL_NOT_ALLOWED');
       }
+      const speechRefused = await strict.call('POST', '/api/prompt', {
+        token: s.admin.token,
+        body: { name: 'P', prompt: 'Texto', queueId: res.body.id, voice: 'pt-BR-FabioNeural', voiceEndpoint: 'http://127.0.0.1:9/cognitiveservices/v1' },
+      });
+      expect(speechRefused.status).toBe(400);
+      expect(speechRefused.body.error).toBe('ERR_URL_NOT_ALLOWED');
     } finally {
       await strict.close();
     }

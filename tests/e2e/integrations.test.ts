@@ -4,6 +4,7 @@ import { loginThroughUi, BrowserPool, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { expectPlanHidesPage } from './plan-gate.js';
 import { startFakeTypebot, startFakeWebhook, textBubble, type FakeTypebot, type FakeWebhook } from '../helpers/fake-bots.js';
+import { serviceAccount, startFakeDialogflow, type FakeDialogflow } from '../helpers/fake-dialogflow.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createConnection, createMember, createQueue, customerWrites, eventually, PASSWORD, type InboxTenant, type Member } from '../helpers/inbox.js';
 import { withPlan, type TenantOnPlan } from '../helpers/plans.js';
@@ -14,6 +15,9 @@ const CUSTOMER = { from: '5511955558001', name: 'Rita Campos' };
 let server: TestServer;
 let hook: FakeWebhook;
 let typebot: FakeTypebot;
+let dialogflow: FakeDialogflow;
+/** A service-account key the fake Dialogflow's token endpoint trusts. */
+let dialogflowKey: ReturnType<typeof serviceAccount>;
 let tenant: TenantOnPlan;
 /** Signs in through no browser: sends the customer's messages through the simulator. */
 let operator: InboxTenant;
@@ -38,7 +42,9 @@ describeE2E('Queue integrations', () => {
   beforeAll(async () => {
     hook = await startFakeWebhook();
     typebot = await startFakeTypebot();
-    server = await startTestServer({ simulator: true, allowPrivateUrls: true });
+    dialogflow = await startFakeDialogflow(() => [dialogflowKey.publicKey]);
+    dialogflowKey = serviceAccount(dialogflow.tokenUri);
+    server = await startTestServer({ simulator: true, allowPrivateUrls: true, pluginConfig: { integrations: { dialogflowUrl: dialogflow.url } } });
     tenant = await withPlan(server, { limits: { connections: 3, queues: 3 } });
     queueId = await createQueue(server, tenant, 'Suporte humano');
     agent = await createMember(server, tenant, 'agente', { queueIds: [queueId] });
@@ -52,6 +58,7 @@ describeE2E('Queue integrations', () => {
     await server?.close();
     await hook?.close();
     await typebot?.close();
+    await dialogflow?.close();
   });
 
   it(
@@ -128,7 +135,13 @@ describeE2E('Queue integrations', () => {
       await dialog.getByTestId('integration-test-result').getByText(/HTTP 404/).waitFor();
       await shot(admin, 'integrations-dialog-n8n-error-light');
       await choose(admin, dialog.getByLabel('Tipo'), 'Dialogflow');
-      await dialog.getByLabel('JSON da conta de serviço').waitFor();
+      await dialog.getByLabel('Nome', { exact: true }).fill('Agente Dialogflow');
+      await dialog.getByLabel('Nome do projeto').fill('loja-agente');
+      await dialog.getByLabel('JSON da conta de serviço').fill(dialogflowKey.json);
+      await dialog.getByRole('button', { name: 'Testar bot' }).click();
+      await dialog.getByTestId('integration-test-result').getByText('O bot respondeu').waitFor();
+      await dialog.getByTestId('integration-test-result').getByText('Dialogflow: Olá').waitFor();
+      expect(dialogflow.tokens.at(-1)!.signedByKey).toBe(true);
       await shot(admin, 'integrations-dialog-dialogflow-light');
       await dialog.getByRole('button', { name: 'Cancelar' }).click();
       await shot(admin, 'integrations-list-light');

@@ -3,6 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { loginThroughUi, BrowserPool, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../helpers/fake-openai.js';
+import { fakeOgg, startFakeSpeech, type FakeSpeech } from '../helpers/fake-speech.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createConnection, createMember, createQueue, customerWrites, eventually, PASSWORD, type InboxTenant, type Member } from '../helpers/inbox.js';
 import { withPlan, type TenantOnPlan } from '../helpers/plans.js';
@@ -13,6 +14,7 @@ const PHRASE = 'Ação: Transferir para o setor de atendimento';
 
 let server: TestServer;
 let fake: FakeOpenAi;
+let speech: FakeSpeech;
 let tenant: TenantOnPlan;
 /** Signs in through no browser: sends the customer's messages through the simulator. */
 let operator: InboxTenant;
@@ -30,6 +32,7 @@ const row = (scope: Locator, name: string) => scope.getByRole('option', { name, 
 describeE2E('AI prompts', () => {
   beforeAll(async () => {
     fake = await startFakeOpenAi();
+    speech = await startFakeSpeech();
     server = await startTestServer({ simulator: true, allowPrivateUrls: true });
     tenant = await withPlan(server, { limits: { connections: 3, queues: 3 } });
     const queueId = await createQueue(server, tenant, 'Suporte humano');
@@ -43,10 +46,11 @@ describeE2E('AI prompts', () => {
   afterAll(async () => {
     await server?.close();
     await fake?.close();
+    await speech?.close();
   });
 
   it(
-    'an admin creates a prompt and attaches it to a connection; a customer talks to the bot and is handed to an agent who sees the whole exchange, the bot marked',
+    'an admin creates a speaking prompt and attaches it to a connection; a customer talks to the bot (a voice note first) and is handed to an agent who sees the whole exchange, transcripts under the audio, the bot marked',
     async () => {
       const admin = await browsers.page();
       await loginThroughUi(admin, server.url, tenant.email, tenant.password);
@@ -65,8 +69,14 @@ describeE2E('AI prompts', () => {
       await dialog.getByText('Informe o setor').waitFor();
       await choose(admin, dialog.getByLabel('Fila'), 'Suporte humano');
       await dialog.getByLabel('Endereço do servidor').fill(fake.baseUrl);
-      await dialog.getByLabel('Modelo').fill('modelo-local');
+      await dialog.getByLabel('Modelo', { exact: true }).fill('modelo-local');
+      expect(await dialog.getByLabel('Modelo de transcrição').inputValue()).toBe('whisper-1');
       await dialog.getByLabel('Chave da API').fill('sk-local-secret-1234');
+      // The speech service's fields open once a voice is chosen.
+      expect(await dialog.getByLabel('Chave da voz').isDisabled()).toBe(true);
+      await choose(admin, dialog.getByLabel('Voz', { exact: true }), 'Fabio');
+      await dialog.getByLabel('Chave da voz').fill('chave-da-voz-5678');
+      await dialog.getByLabel('Endereço do serviço de voz').fill(speech.url);
       await shot(admin, 'prompts-dialog-light');
       await dialog.getByRole('button', { name: 'Salvar' }).click();
       await dialog.waitFor({ state: 'hidden' });
@@ -90,11 +100,15 @@ describeE2E('AI prompts', () => {
       // The customer talks to the bot: the admin's list shows the bot holding the ticket.
       await admin.goto(`${server.url}/tickets`);
       await admin.getByRole('tab', { name: /Aguardando/ }).click();
-      await customerWrites(server, operator, connectionId, { ...CUSTOMER, body: 'Oi! Meu pedido já saiu?' });
+      // The customer's first message is a voice note: transcribed, answered, the answer spoken.
+      fake.transcribe = () => ({ text: 'Oi! Meu pedido já saiu?' });
+      const voiceNote = fakeOgg('voz da cliente').toString('base64');
+      await customerWrites(server, operator, connectionId, { ...CUSTOMER, body: '', mediaType: 'audio', mediaBase64: voiceNote, mediaName: 'voz.ogg' });
       const pending = admin.getByTestId('tickets-pending');
       await row(pending, CUSTOMER.name).getByTestId('ticket-bot').waitFor();
       await eventually(async () => fake.requests.length === 1, 10_000, 'the bot asked');
       expect(fake.requests[0]!.body.messages.at(-1)).toEqual({ role: 'user', content: 'Oi! Meu pedido já saiu?' });
+      await eventually(async () => speech.requests.length === 1, 10_000, 'the answer spoken');
       await shot(admin, 'prompts-ticket-bot-light');
 
       fake.answer = () => ({ text: `${PHRASE}. Vou chamar uma pessoa da equipe para você.` });
@@ -119,9 +133,15 @@ describeE2E('AI prompts', () => {
       await conversation.getByText('Vou chamar uma pessoa da equipe para você.').waitFor();
       const bubbles = conversation.getByTestId('message');
       await expect.poll(() => bubbles.count()).toBeGreaterThanOrEqual(4);
-      const bodies = await conversation.getByTestId('message-body').allInnerTexts();
-      expect(bodies.slice(0, 4)).toEqual(['Oi! Meu pedido já saiu?', 'Eco: Oi! Meu pedido já saiu?', 'Quero falar com alguém', 'Vou chamar uma pessoa da equipe para você.']);
-      expect(bodies.join('\n')).not.toContain('Transferir');
+      // Voice notes both ways, each with what it says under it; the one text the customer typed.
+      expect(await conversation.getByTestId('message-audio').count()).toBe(3);
+      expect(await conversation.getByTestId('message-transcript').allInnerTexts()).toEqual([
+        'Oi! Meu pedido já saiu?',
+        'Eco: Oi! Meu pedido já saiu?',
+        'Vou chamar uma pessoa da equipe para você.',
+      ]);
+      expect(await conversation.getByTestId('message-body').allInnerTexts()).toEqual(['Quero falar com alguém']);
+      expect(await conversation.innerText()).not.toContain('Transferir');
       expect(await conversation.getByTestId('message-bot').count()).toBe(2);
       await shot(page, 'prompts-conversation-light');
 
@@ -136,6 +156,7 @@ describeE2E('AI prompts', () => {
       await table.getByRole('button', { name: 'Editar o prompt Assistente da loja' }).click();
       const editPrompt = admin.getByRole('dialog', { name: 'Editar prompt' });
       await expect.poll(() => editPrompt.getByLabel('Chave da API').inputValue()).toBe('••••1234');
+      expect(await editPrompt.getByLabel('Chave da voz').inputValue()).toBe('••••5678');
       await shot(admin, 'prompts-dialog-dark');
       await admin.setViewportSize({ width: 375, height: 760 });
       await shot(admin, 'prompts-dialog-375-dark');

@@ -20,6 +20,7 @@ export function toMessageView(m: Message): MessageView {
     mediaUrl: m.mediaPath ? `/api/media/${encodeURIComponent(m.mediaPath)}` : null,
     mediaName: m.mediaName,
     mediaMime: m.mediaMime,
+    transcript: m.transcript ?? null,
     location: m.location,
     vcard: m.vcard,
     isDeleted: m.isDeleted,

@@ -30,6 +30,8 @@ export class Message extends BaseModel {
   mediaPath!: string | null;
   mediaName!: string | null;
   mediaMime!: string | null;
+  /** What a voice note says (a transcription, or the text a bot's voice answer was spoken from); null otherwise. */
+  transcript!: string | null;
   location!: MessageLocation | null;
   vcard!: string | null;
   isDeleted!: boolean;

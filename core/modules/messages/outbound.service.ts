@@ -24,6 +24,8 @@ export interface OutgoingMessage {
   quotedMsgId?: number | null;
   /** A file already in MediaStorage (its stored name), sent with `body` as caption. */
   media?: { path: string; name: string; mime: string; type: MediaType; ptt?: boolean };
+  /** What a voice note in `media` says (a bot's spoken answer): shown under it and read by bots as its text. */
+  transcript?: string | null;
 }
 
 /** The job that sends one queued message: `{ messageId }`. */
@@ -109,6 +111,7 @@ export class OutboundService {
       mediaPath: media?.path ?? null,
       mediaName: media?.name ?? null,
       mediaMime: media?.mime ?? null,
+      transcript: input.transcript ?? null,
       quotedMsgId: input.quotedMsgId ?? null,
       dataJson: Object.keys(extras).length > 0 ? JSON.stringify(extras) : null,
       sendStatus: 'queued',
@@ -116,7 +119,7 @@ export class OutboundService {
     });
     await Ticket.query(db)
       .findById(ticket.id)
-      .patch({ lastMessage: input.body || media?.name || '', fromMe: true, updatedAt: new Date().toISOString() });
+      .patch({ lastMessage: input.body || input.transcript || media?.name || '', fromMe: true, updatedAt: new Date().toISOString() });
 
     const announce = async () => {
       // Published before the job exists, so the 'create' frame never follows the job's 'update'.

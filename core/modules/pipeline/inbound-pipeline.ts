@@ -126,7 +126,7 @@ export class InboundPipeline {
     this.graphs = new TicketGraphs(infra.db, this.cache);
     this.chatbot = new Chatbot(infra, { cache: this.cache, graphs: this.graphs, outbound: deps.outbound, events: deps.events });
     this.pictures = new ProfilePictures(infra, { sessions: deps.sessions, events: deps.events });
-    this.steps = new ConversationSteps(infra, { outbound: deps.outbound, tickets: deps.tickets, last: chatbotStep(this.chatbot) });
+    this.steps = new ConversationSteps(infra, { outbound: deps.outbound, tickets: deps.tickets, events: deps.events, last: chatbotStep(this.chatbot) });
   }
 
   /** Subscribes to the driver events on the bus. */

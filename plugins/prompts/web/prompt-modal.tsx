@@ -18,6 +18,7 @@ interface FormValues {
   queueId?: number;
   baseUrl: string;
   model: string;
+  transcriptionModel: string;
   apiKey: string;
   maxMessages: number;
   maxTokens: number;
@@ -25,6 +26,7 @@ interface FormValues {
   voice: string;
   voiceKey: string;
   voiceRegion: string;
+  voiceEndpoint: string;
 }
 
 const DEFAULTS: FormValues = {
@@ -32,6 +34,7 @@ const DEFAULTS: FormValues = {
   prompt: '',
   baseUrl: PROMPT_DEFAULTS.baseUrl,
   model: PROMPT_DEFAULTS.model,
+  transcriptionModel: PROMPT_DEFAULTS.transcriptionModel,
   apiKey: '',
   maxMessages: PROMPT_DEFAULTS.maxMessages,
   maxTokens: PROMPT_DEFAULTS.maxTokens,
@@ -39,6 +42,7 @@ const DEFAULTS: FormValues = {
   voice: PROMPT_DEFAULTS.voice,
   voiceKey: '',
   voiceRegion: '',
+  voiceEndpoint: '',
 };
 
 function toForm(p: PromptRecord): FormValues {
@@ -48,6 +52,7 @@ function toForm(p: PromptRecord): FormValues {
     queueId: p.queueId ?? undefined,
     baseUrl: p.baseUrl,
     model: p.model,
+    transcriptionModel: p.transcriptionModel,
     apiKey: p.apiKey,
     maxMessages: p.maxMessages,
     maxTokens: p.maxTokens,
@@ -55,6 +60,7 @@ function toForm(p: PromptRecord): FormValues {
     voice: p.voice,
     voiceKey: p.voiceKey,
     voiceRegion: p.voiceRegion,
+    voiceEndpoint: p.voiceEndpoint,
   };
 }
 
@@ -65,6 +71,8 @@ export function PromptModal({ open, promptId, onClose, onSaved }: PromptModalPro
   const [form] = Form.useForm<FormValues>();
   const queues = useApiQuery<Queue[]>('/queue', { enabled: open });
   const creating = promptId === null;
+  // The speech service's fields matter only once a voice speaks the answers.
+  const speaks = Form.useWatch('voice', form) !== PROMPT_DEFAULTS.voice;
 
   const loading = useLoadOnOpen<PromptRecord>({
     open,
@@ -118,14 +126,17 @@ export function PromptModal({ open, promptId, onClose, onSaved }: PromptModalPro
               aria-label={t('modal.queue')}
             />
           </Form.Item>
+          <Form.Item name="baseUrl" label={t('modal.baseUrl')} extra={t('modal.baseUrlHint')} rules={[required, { type: 'url', message: t('validation.url') }]}>
+            <Input autoComplete="off" inputMode="url" />
+          </Form.Item>
           <Row gutter={16}>
             <Col {...half}>
-              <Form.Item name="baseUrl" label={t('modal.baseUrl')} extra={t('modal.baseUrlHint')} rules={[required, { type: 'url', message: t('validation.url') }]}>
-                <Input autoComplete="off" inputMode="url" />
+              <Form.Item name="model" label={t('modal.model')} rules={[required]}>
+                <Input autoComplete="off" />
               </Form.Item>
             </Col>
             <Col {...half}>
-              <Form.Item name="model" label={t('modal.model')} rules={[required]}>
+              <Form.Item name="transcriptionModel" label={t('modal.transcriptionModel')} extra={t('modal.transcriptionHint')} rules={[required]}>
                 <Input autoComplete="off" />
               </Form.Item>
             </Col>
@@ -158,15 +169,22 @@ export function PromptModal({ open, promptId, onClose, onSaved }: PromptModalPro
             </Col>
             <Col {...third}>
               <Form.Item name="voiceKey" label={t('modal.voiceKey')}>
-                <Input.Password autoComplete="new-password" />
+                <Input.Password autoComplete="new-password" disabled={!speaks} />
               </Form.Item>
             </Col>
             <Col {...third}>
-              <Form.Item name="voiceRegion" label={t('modal.voiceRegion')}>
-                <Input autoComplete="off" />
+              <Form.Item
+                name="voiceRegion"
+                label={t('modal.voiceRegion')}
+                rules={[{ pattern: /^[A-Za-z0-9]*$/, message: t('modal.voiceInvalidRegion') }]}
+              >
+                <Input autoComplete="off" placeholder={t('modal.voiceRegionHint')} disabled={!speaks} />
               </Form.Item>
             </Col>
           </Row>
+          <Form.Item name="voiceEndpoint" label={t('modal.voiceEndpoint')} extra={t('modal.voiceEndpointHint')} rules={[{ type: 'url', message: t('validation.url') }]}>
+            <Input autoComplete="off" inputMode="url" disabled={!speaks} />
+          </Form.Item>
           <Typography.Text type="secondary">{t('modal.voiceNote')}</Typography.Text>
         </Form>
       </Spin>

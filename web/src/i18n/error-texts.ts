@@ -105,7 +105,6 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_BILLING_OFF: 'A cobrança não está ativada nesta instalação.',
     ERR_PIX_NOT_CONFIGURED: 'O pagamento por Pix não está configurado. Fale com o suporte.',
     ERR_NO_INTEGRATION_FOUND: 'Nenhuma integração encontrada com este ID.',
-    ERR_INTEGRATION_UNAVAILABLE: 'Este tipo de integração ainda não está disponível neste servidor.',
   },
   en: {
     ERR_BAD_REQUEST: 'Invalid request.',
@@ -206,7 +205,6 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_BILLING_OFF: 'Billing is not turned on in this installation.',
     ERR_PIX_NOT_CONFIGURED: 'Pix payment is not set up. Please contact support.',
     ERR_NO_INTEGRATION_FOUND: 'No integration found with this ID.',
-    ERR_INTEGRATION_UNAVAILABLE: 'This type of integration is not available on this server yet.',
   },
   es: {
     ERR_BAD_REQUEST: 'Solicitud inválida.',
@@ -307,6 +305,5 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_BILLING_OFF: 'La facturación no está activada en esta instalación.',
     ERR_PIX_NOT_CONFIGURED: 'El pago por Pix no está configurado. Contacte al soporte.',
     ERR_NO_INTEGRATION_FOUND: 'No se encontró ninguna integración con este ID.',
-    ERR_INTEGRATION_UNAVAILABLE: 'Este tipo de integración aún no está disponible en este servidor.',
   },
 };

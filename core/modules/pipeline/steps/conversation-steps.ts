@@ -1,9 +1,13 @@
 import type { Infrastructure } from '../../../infrastructure.js';
 import { KeyedSerializer } from '../../../keyed-serializer.js';
+import type { Readable } from 'node:stream';
 import type { Contact } from '../../contacts/contact.model.js';
+import { publishMessage } from '../../messages/message-events.js';
 import type { MessageView } from '../../messages/message-view.js';
 import type { OutboundService } from '../../messages/outbound.service.js';
+import { outgoingMediaKind } from '../../messages/outgoing-media.js';
 import { Message } from '../../messages/message.model.js';
+import type { TicketEvents } from '../../tickets/ticket-events.js';
 import { Queue } from '../../queues/queue.model.js';
 import { Ticket } from '../../tickets/ticket.model.js';
 import { Whatsapp } from '../../whatsapp/whatsapp.model.js';
@@ -25,6 +29,16 @@ export interface Turn {
   signal: AbortSignal;
   /** Queues a message to the customer (sent by the durable send queue), marked as this step's (`bot`). */
   reply(text: string): Promise<void>;
+  /**
+   * Queues a voice note to the customer: `file.path` a file already in MediaStorage (Ogg/Opus plays
+   * as WhatsApp's own) shown as `file.name`, `transcript` what it says (shown to agents under it and
+   * as the ticket's last message, read as its text by `history`). Marked as this step's.
+   */
+  replyVoice(file: { path: string; name: string }, transcript: string): Promise<void>;
+  /** The message's attachment (a voice note, an image…) to read, or null when it has none. */
+  media(): Promise<{ name: string; mime: string; size: number; stream: Readable } | null>;
+  /** Keeps what the customer's voice note says on the message: agents see it live under the audio, `history` reads it as text. */
+  transcribed(text: string): Promise<void>;
   /** To a queue and optionally an agent (none: the ticket waits in the queue). The bot lets go of the ticket. */
   transfer(target: { queueId?: number | null; userId?: number | null }): Promise<void>;
   /**
@@ -34,7 +48,8 @@ export interface Turn {
   attached(): Promise<{ connection: BotLinks & { name: string }; queue: BotLinks | null }>;
   /**
    * The ticket's last `limit` text messages before this turn's, oldest first (not deleted, not
-   * empty): what a bot sends as the conversation so far. `fromMe` is ours (agents and bots).
+   * empty; a transcribed voice note as its transcript): what a bot sends as the conversation so far.
+   * `fromMe` is ours (agents and bots).
    */
   history(limit: number): Promise<{ fromMe: boolean; body: string; bot: string | null }[]>;
   /**
@@ -129,7 +144,7 @@ export class ConversationSteps {
 
   constructor(
     private readonly infra: Infrastructure,
-    private readonly deps: { outbound: OutboundService; tickets: TicketsService; last: ConversationStep },
+    private readonly deps: { outbound: OutboundService; tickets: TicketsService; events: TicketEvents; last: ConversationStep },
   ) {
     this.turns = new KeyedSerializer((err, ticket) => infra.log.error({ err, ticket }, 'conversation turn failed'));
   }
@@ -209,7 +224,8 @@ export class ConversationSteps {
 
   private turn(step: string, ticket: Ticket, input: TurnInput, signal: AbortSignal): Turn {
     const { companyId } = input;
-    const { outbound, tickets } = this.deps;
+    const { outbound, tickets, events } = this.deps;
+    const db = this.infra.db;
     const live = () => {
       if (signal.aborted) throw new Error('the conversation step ran out of time');
     };
@@ -225,12 +241,28 @@ export class ConversationSteps {
         live();
         await outbound.enqueue({ companyId, ticketId: ticket.id, body: text, userId: null, bot: step });
       },
+      replyVoice: async (file, transcript) => {
+        live();
+        const { mime, type, ptt } = outgoingMediaKind(file.name, true);
+        const media = { path: file.path, name: file.name, mime, type, ptt };
+        await outbound.enqueue({ companyId, ticketId: ticket.id, body: '', userId: null, bot: step, media, transcript });
+      },
+      media: async () => {
+        const row = await Message.query(db).findOne({ id: input.message.id, companyId });
+        if (!row?.mediaPath) return null;
+        const file = await this.infra.media.open(companyId, row.mediaPath);
+        return { name: row.mediaName ?? row.mediaPath, mime: row.mediaMime ?? 'application/octet-stream', size: file.size, stream: file.stream };
+      },
+      transcribed: async (text) => {
+        live();
+        await Message.query(db).where({ id: input.message.id, companyId }).patch({ transcript: text });
+        await publishMessage(db, events, 'update', input.message.id);
+      },
       transfer: async (target) => {
         live();
         await tickets.transfer(companyId, ticket.id, { queueId: target.queueId ?? null, userId: target.userId ?? null });
       },
       attached: async () => {
-        const db = this.infra.db;
         const links = (row: BotLinks | undefined): BotLinks => ({ promptId: row?.promptId ?? null, integrationId: row?.integrationId ?? null });
         const connection = await Whatsapp.query(db).findOne({ id: input.connectionId, companyId });
         const queue = ticket.queueId === null ? undefined : await Queue.query(db).findOne({ id: ticket.queueId, companyId });
@@ -238,16 +270,15 @@ export class ConversationSteps {
       },
       history: async (limit) => {
         if (limit <= 0) return [];
-        const rows = await Message.query(this.infra.db)
+        const rows = await Message.query(db)
           .where({ ticketId: ticket.id, companyId, isDeleted: false })
-          .whereNull('mediaType')
-          .whereNot('body', '')
+          .where((said) => said.where((text) => text.whereNull('mediaType').whereNot('body', '')).orWhereNotNull('transcript'))
           .where('id', '<', input.message.id)
           .orderBy('createdAt', 'desc')
           .orderBy('id', 'desc')
           .limit(limit)
-          .select('fromMe', 'body', 'bot');
-        return rows.reverse().map((m) => ({ fromMe: Boolean(m.fromMe), body: m.body, bot: m.bot ?? null }));
+          .select('fromMe', 'body', 'transcript', 'bot');
+        return rows.reverse().map((m) => ({ fromMe: Boolean(m.fromMe), body: m.transcript ?? m.body, bot: m.bot ?? null }));
       },
       hold: async (bot) => {
         live();

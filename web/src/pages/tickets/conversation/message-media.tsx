@@ -48,12 +48,39 @@ function ImageMedia({ message, sticker }: { message: ChatMessage; sticker: boole
   );
 }
 
+/** What a voice note says (a bot's transcription, or the text its voice answer was spoken from), under the audio. */
+function Transcript({ text }: { text: string }) {
+  const { t } = useTranslation('conversation');
+  return (
+    <Typography.Paragraph type="secondary" italic title={t('messages.transcript')} style={{ maxWidth: MEDIA_WIDTH, margin: '4px 0 0', fontSize: 13 }} data-testid="message-transcript">
+      {text}
+    </Typography.Paragraph>
+  );
+}
+
 function PlayerMedia({ message, kind }: { message: ChatMessage; kind: 'audio' | 'video' }) {
   const { src, failed } = useMediaBlob(message.mediaUrl);
-  if (failed) return <MediaFailed />;
+  const transcript = kind === 'audio' && message.transcript ? <Transcript text={message.transcript} /> : null;
+  if (failed) {
+    return (
+      <>
+        <MediaFailed />
+        {transcript}
+      </>
+    );
+  }
   if (kind === 'audio') {
-    if (!src) return <Skeleton.Input active style={{ width: MEDIA_WIDTH, height: 54, maxWidth: '100%' }} />;
-    return <audio controls src={src} style={{ width: MEDIA_WIDTH, maxWidth: '100%', display: 'block' }} data-testid="message-audio" />;
+    const player = src ? (
+      <audio controls src={src} style={{ width: MEDIA_WIDTH, maxWidth: '100%', display: 'block' }} data-testid="message-audio" />
+    ) : (
+      <Skeleton.Input active style={{ width: MEDIA_WIDTH, height: 54, maxWidth: '100%' }} />
+    );
+    return (
+      <>
+        {player}
+        {transcript}
+      </>
+    );
   }
   if (!src) return <Skeleton.Node active style={{ width: MEDIA_WIDTH, height: MEDIA_HEIGHT, maxWidth: '100%' }} />;
   return (
