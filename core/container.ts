@@ -132,6 +132,10 @@ export function createContainer(config: Config, log: Logger): Container {
   // A socket hears the tickets of its user's queues: rooms follow the user's queues and allTicket.
   realtime.provideRooms(userTicketRooms(db));
   bus.on(Events.userUpdated, (event) => realtime.refreshUser((event.payload as { user: { id: number } }).user.id));
+  // Billing's block stops a company's sessions; payment (or a due date moved by hand) starts them.
+  for (const name of [Events.companyBlocked, Events.companyUnblocked]) {
+    bus.on(name, (event) => sessions.companyChanged(event.companyId!), 'sessions');
+  }
 
   defineCoreJoinPolicies(realtime);
   defineTicketJoinPolicies(realtime, db);

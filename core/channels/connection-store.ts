@@ -8,6 +8,8 @@ export interface ConnectionRecord {
   provider: string;
   /** The number it was last paired with; '' when none. */
   number: string;
+  /** Its company is blocked for an unpaid invoice: the session does not run. */
+  blocked: boolean;
 }
 
 /** A driver's status as written on its connection; absent fields stay as they are. */
@@ -37,6 +39,7 @@ export interface ConnectionStore {
   /** Every connection, by id. */
   all(): Promise<ConnectionRecord[]>;
   find(connectionId: number): Promise<ConnectionRecord | undefined>;
+  ofCompany(companyId: number): Promise<ConnectionRecord[]>;
   /** Writes a status; answers the connection as saved, or undefined when it was deleted meanwhile. */
   saveStatus(connectionId: number, patch: StatusPatch): Promise<SessionView | undefined>;
 }

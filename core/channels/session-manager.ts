@@ -96,6 +96,15 @@ export class SessionManager {
     await Promise.all(sessions.map((session) => this.serial(session, () => this.halt(session))));
   }
 
+  /**
+   * A company blocked or unblocked by billing: each of its sessions stops (credentials kept) or
+   * starts again, as `launch` decides from the company's state.
+   */
+  async companyChanged(companyId: number): Promise<void> {
+    if (this.stopping) return;
+    await Promise.all((await this.connections.ofCompany(companyId)).map((row) => this.launch(row)));
+  }
+
   /** Starts a connection's session, or restarts it ("try again"). */
   async start(connectionId: number): Promise<void> {
     const row = await this.connections.find(connectionId);
@@ -157,6 +166,7 @@ export class SessionManager {
     return this.serial(session, async () => {
       if (this.stopping) return;
       await this.halt(session);
+      if (row.blocked) return this.stopped(session);
       const driver = this.create(session, row.provider);
       if (!driver) return;
       session.driver = driver;
@@ -172,6 +182,13 @@ export class SessionManager {
           this.problem(session, err, 'start');
         });
     });
+  }
+
+  /** A session that must not run (its company is blocked): stopped, credentials kept, shown DISCONNECTED. */
+  private async stopped(session: Session): Promise<void> {
+    session.failed = false;
+    this.setStatus(session, 'DISCONNECTED');
+    await this.saveStatus(session, { type: 'status', status: 'DISCONNECTED', qrcode: '' });
   }
 
   /** Stops the running driver (credentials kept) and lets its pending events finish. */

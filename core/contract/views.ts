@@ -360,6 +360,8 @@ export interface CompanyView {
   /** YYYY-MM-DD, or null when the company never expires. */
   dueDate: string | null;
   recurrence: string;
+  /** When billing blocked it for an unpaid invoice (sessions stopped), or null. */
+  blockedAt: string | null;
   schedules: ScheduleEntry[];
   campaignsEnabled: boolean;
   createdAt: string;

@@ -14,6 +14,8 @@ export const Events = {
   companyCreated: 'company.created',
   companyUpdated: 'company.updated',
   companyDeleted: 'company.deleted',
+  companyBlocked: 'company.blocked',
+  companyUnblocked: 'company.unblocked',
   userCreated: 'user.created',
   userUpdated: 'user.updated',
   userDeleted: 'user.deleted',
@@ -86,6 +88,8 @@ export interface EventPayloads {
   'company.created': { action: 'create'; company: unknown };
   'company.updated': { action: 'update'; company: unknown };
   'company.deleted': { action: 'delete'; companyId: number };
+  'company.blocked': { companyId: number };
+  'company.unblocked': { companyId: number };
   'user.created': { user: UserView };
   'user.updated': { user: UserView };
   'user.deleted': { userId: number };

@@ -10,6 +10,8 @@ export const billingConfig = z.object({
   pixKey: z.string().trim().max(77).default(''),
   pixName: z.string().trim().max(25).default('Atende'),
   pixCity: z.string().trim().max(15).default('Sao Paulo'),
+  /** Days past the due date before a company is blocked (its WhatsApp sessions stop) until it pays. */
+  blockAfterDays: z.number().int().min(0).max(365).default(3),
 });
 
 export type BillingConfig = z.infer<typeof billingConfig>;

@@ -3,8 +3,8 @@ import { billingConfig } from './billing-config.js';
 import { billingOf } from './billing-of.js';
 import { invoicesRoutes } from './invoices/invoices.routes.js';
 
-export const OPEN_INVOICES_JOB = 'billing.open-invoices';
-/** Hourly rather than daily: a missed run (a stopped server) costs an hour, and a run that finds nothing to open is one query. */
+export const DUE_DATES_JOB = 'billing.due-dates';
+/** Opens the invoices due and blocks or unblocks by due date. Hourly rather than daily: a missed run (a stopped server) costs an hour. */
 const OPEN_EVERY_MS = 60 * 60 * 1000;
 
 /**
@@ -19,13 +19,15 @@ export default definePlugin({
   web: 'web',
   routes: invoicesRoutes,
   jobs(jobs, app) {
-    jobs.define(OPEN_INVOICES_JOB, async () => {
-      await billingOf(app).invoices.openDue();
+    jobs.define(DUE_DATES_JOB, async () => {
+      const { invoices } = billingOf(app);
+      await invoices.openDue();
+      await invoices.enforceDueDates();
     });
   },
   async bootstrap(app) {
     if (!app.config.provider) return;
-    await app.jobs.every(OPEN_EVERY_MS, OPEN_INVOICES_JOB);
-    await app.jobs.now(OPEN_INVOICES_JOB, {});
+    await app.jobs.every(OPEN_EVERY_MS, DUE_DATES_JOB);
+    await app.jobs.now(DUE_DATES_JOB, {});
   },
 });

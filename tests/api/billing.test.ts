@@ -1,10 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUPER_EMAIL, SUPER_PASSWORD, startTestServer, type TestServer } from '../helpers/server.js';
 import { openSocket } from '../helpers/socket.js';
-import { createMember, createTenant, eventually, type InboxTenant } from '../helpers/inbox.js';
+import { createConnection, createMember, createTenant, eventually, PASSWORD, type InboxTenant } from '../helpers/inbox.js';
 import { crc16, pixPayload } from '../../plugins/billing/pix/br-code.js';
 
-const OPEN_JOB = 'billing.open-invoices';
+const DUE_DATES_JOB = 'billing.due-dates';
+
+/** YYYY-MM-DD `days` from today (UTC; the tests keep days of margin from any zone's edge). */
+function dayFromToday(days: number): string {
+  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+}
 
 describe('the Pix BR Code', () => {
   it('matches the Banco Central manual’s example, CRC included', () => {
@@ -31,7 +36,7 @@ describe('invoices in manual mode', () => {
   let planId: number;
 
   const openInvoices = async () => {
-    await server.atende.container.jobs.now(OPEN_JOB, {});
+    await server.atende.container.jobs.now(DUE_DATES_JOB, {});
   };
   const invoicesOf = async (token: string, query = '') => server.call('GET', `/api/invoices/all${query}`, { token });
 
@@ -146,6 +151,65 @@ describe('invoices in manual mode', () => {
   });
 });
 
+describe('a company past its due date', () => {
+  let server: TestServer;
+  let superToken: string;
+  let late: InboxTenant;
+  let onTime: InboxTenant;
+  let connectionId: number;
+
+  const statusOf = async (tenant: InboxTenant, id: number) =>
+    (await server.atende.container.db('whatsapps').where({ id, companyId: tenant.companyId }).first('status')).status as string;
+  const company = async (id: number) => (await server.call('GET', `/api/companies/${id}`, { token: superToken })).body;
+
+  beforeAll(async () => {
+    server = await startTestServer({ simulator: true, pluginConfig: { billing: { provider: 'manual', pixKey: 'pix@atende.test', blockAfterDays: 3 } } });
+    superToken = (await server.login(SUPER_EMAIL, SUPER_PASSWORD)).token;
+    const plan = await server.call('POST', '/api/plans', { token: superToken, body: { name: 'Básico', users: 5, connections: 2, queues: 5, value: 59 } });
+    late = await createTenant(server, 'Atrasada Ltda');
+    onTime = await createTenant(server, 'Em Dia Ltda');
+    connectionId = await createConnection(server, late, 'Loja');
+    await eventually(async () => (await statusOf(late, connectionId)) === 'CONNECTED');
+    for (const [tenant, dueDate] of [
+      [late, dayFromToday(-10)],
+      [onTime, dayFromToday(-2)],
+    ] as const) {
+      await server.call('PUT', `/api/companies/${tenant.companyId}`, { token: superToken, body: { planId: plan.body.id, dueDate } });
+    }
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('is blocked more than blockAfterDays late: its sessions stop and stay stopped; one within the days is not', async () => {
+    await server.atende.container.jobs.now(DUE_DATES_JOB, {});
+    await eventually(async () => (await company(late.companyId)).blockedAt !== null);
+    await eventually(async () => (await statusOf(late, connectionId)) === 'DISCONNECTED');
+    expect((await company(onTime.companyId)).blockedAt).toBeNull();
+
+    const start = await server.call('POST', `/api/whatsappsession/${connectionId}`, { token: late.admin.token });
+    expect(start.status).toBe(402);
+    expect(start.body.error).toBe('ERR_COMPANY_BLOCKED');
+    // Its users meet the expired-subscription rule at login.
+    const login = await server.call('POST', '/api/auth/login', { body: { email: late.admin.email, password: PASSWORD } });
+    expect(login.status).toBe(402);
+    expect(login.body.error).toBe('ERR_SUBSCRIPTION_EXPIRED');
+  });
+
+  it('is unblocked at once when it pays: the due date moves on and its sessions start again', async () => {
+    const invoices = await server.call('GET', '/api/invoices/all?searchParam=atrasada', { token: superToken });
+    const open = invoices.body.invoices.find((i: { status: string }) => i.status === 'open');
+    const paid = await server.call('POST', `/api/invoices/${open.id}/pay`, { token: superToken });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    await eventually(async () => (await company(late.companyId)).blockedAt === null);
+    await eventually(async () => (await statusOf(late, connectionId)) === 'CONNECTED', 10_000, 'the session back');
+    // Paid within blockAfterDays of its new due date: the next run leaves it alone.
+    await server.atende.container.jobs.now(DUE_DATES_JOB, {});
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await company(late.companyId)).blockedAt).toBeNull();
+  });
+});
+
 describe('with billing off (no provider)', () => {
   let server: TestServer;
   beforeAll(async () => {
@@ -159,7 +223,7 @@ describe('with billing off (no provider)', () => {
     const superToken = (await server.login(SUPER_EMAIL, SUPER_PASSWORD)).token;
     const tenant = await createTenant(server, 'Gama Billing');
     await server.call('PUT', `/api/companies/${tenant.companyId}`, { token: superToken, body: { dueDate: '2099-01-31' } });
-    await server.atende.container.jobs.now(OPEN_JOB, {});
+    await server.atende.container.jobs.now(DUE_DATES_JOB, {});
     const status = await server.call('GET', '/api/billing/status', { token: tenant.admin.token });
     expect(status.body).toEqual({ provider: null, pix: false });
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -111,6 +111,7 @@ describe('creating a company', () => {
       status: true,
       dueDate: todayPlus(30),
       recurrence: 'MENSAL',
+      blockedAt: null,
       schedules: DEFAULT_SCHEDULES,
       campaignsEnabled: true,
       createdAt: expect.any(String),

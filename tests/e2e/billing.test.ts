@@ -19,7 +19,7 @@ describeE2E('billing in manual mode', () => {
     const plan = await server.call('POST', '/api/plans', { token: superToken, body: { name: 'Pro', users: 5, connections: 2, queues: 5, value: 149.9 } });
     tenant = await createTenant(server, 'Loja Fatura');
     await server.call('PUT', `/api/companies/${tenant.companyId}`, { token: superToken, body: { planId: plan.body.id, dueDate: '2099-01-31', recurrence: 'MENSAL' } });
-    await server.atende.container.jobs.now('billing.open-invoices', {});
+    await server.atende.container.jobs.now('billing.due-dates', {});
   }, JOURNEY_MS);
   afterEach(async () => {
     await browsers.closeAll();

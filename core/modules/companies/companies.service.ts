@@ -228,13 +228,40 @@ export class CompaniesService {
     const current = await (isPostgres(trx) ? query.forUpdate() : query);
     if (!current) throw new NotFoundError(ErrorCode.ERR_NO_COMPANY_FOUND);
     const months = RECURRENCE_MONTHS[current.recurrence as Recurrence] ?? RECURRENCE_MONTHS.MENSAL;
-    const company = await current.$query(trx).patchAndFetch({ dueDate: addMonths(current.dueDate ?? today, months) });
+    // Read before the patch, which updates `current` in place.
+    const wasBlocked = current.blockedAt !== null;
+    const company = await current.$query(trx).patchAndFetch({ dueDate: addMonths(current.dueDate ?? today, months), blockedAt: null });
     const [view] = await this.present([company], trx);
     void trx.executionPromise.then(
-      () => this.announce('update', view!),
+      async () => {
+        await this.announce('update', view!);
+        if (wasBlocked) await this.infra.bus.emit(Events.companyUnblocked, id, { companyId: id });
+      },
       () => undefined,
     );
     return view!;
+  }
+
+  /**
+   * Billing's block of an unpaid company: its WhatsApp sessions stop (credentials kept) and stay
+   * stopped until `unblock` or a paid period (`renew`). Its users already meet the
+   * expired-subscription rule, the due date being past. Answers whether it was not blocked before.
+   */
+  async block(id: number): Promise<boolean> {
+    const changed = await Company.query(this.infra.db).patch({ blockedAt: new Date().toISOString() }).where('id', id).whereNull('blockedAt');
+    if (changed === 0) return false;
+    await this.announce('update', await this.get(id));
+    await this.infra.bus.emit(Events.companyBlocked, id, { companyId: id });
+    return true;
+  }
+
+  /** Lifts billing's block (the due date moved by hand, or paid): its sessions start again. */
+  async unblock(id: number): Promise<boolean> {
+    const changed = await Company.query(this.infra.db).patch({ blockedAt: null }).where('id', id).whereNotNull('blockedAt');
+    if (changed === 0) return false;
+    await this.announce('update', await this.get(id));
+    await this.infra.bus.emit(Events.companyUnblocked, id, { companyId: id });
+    return true;
   }
 
   /** Deletes a company and, through the foreign keys, everything it owns. Never the caller's own. */
@@ -331,6 +358,7 @@ export class CompaniesService {
       status: c.status,
       dueDate: c.dueDate,
       recurrence: c.recurrence,
+      blockedAt: c.blockedAt,
       schedules: c.schedules,
       campaignsEnabled: campaigns.get(c.id) === 'true',
       createdAt: c.createdAt,

@@ -19,6 +19,8 @@ export class Company extends BaseModel {
   planId!: number | null;
   status!: boolean;
   dueDate!: string | null;
+  /** When billing blocked it for an unpaid invoice; null when not blocked. */
+  blockedAt!: string | null;
   recurrence!: string;
   schedules!: ScheduleEntry[];
   billingCustomerId!: string | null;

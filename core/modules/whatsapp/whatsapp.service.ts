@@ -7,7 +7,8 @@ import { isAdmin, type AuthUser } from '../../auth/auth-user.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { ProviderRegistry } from '../../channels/providers.js';
 import { uniqueOr } from '../../db/unique-violation.js';
-import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '../../errors.js';
+import { Company } from '../companies/company.model.js';
 import type { PlansService } from '../plans/plans.service.js';
 import { Queue } from '../queues/queue.model.js';
 import { Whatsapp } from './whatsapp.model.js';
@@ -233,13 +234,23 @@ export class WhatsappService {
   /** Start, or try again. */
   async startSession(actor: AuthUser, id: number): Promise<void> {
     await this.findScoped(actor, id);
+    await this.assertNotBlocked(actor.companyId);
     await this.sessions.start(id);
   }
 
   /** Forget the stored credentials and start again: a new QR code. */
   async renewSession(actor: AuthUser, id: number): Promise<void> {
     await this.findScoped(actor, id);
+    await this.assertNotBlocked(actor.companyId);
     await this.sessions.renew(id);
+  }
+
+  /** A company blocked for an unpaid invoice starts no session: it says so rather than staying silent. */
+  private async assertNotBlocked(companyId: number): Promise<void> {
+    const company = await Company.query(this.infra.db).findById(companyId).select('blockedAt');
+    if (company?.blockedAt) {
+      throw new AppError(ErrorCode.ERR_COMPANY_BLOCKED, 402, 'This company is blocked for an unpaid invoice: pay it on /financeiro to connect again');
+    }
   }
 
   async logoutSession(actor: AuthUser, id: number): Promise<void> {

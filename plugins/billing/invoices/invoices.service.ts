@@ -18,6 +18,11 @@ import { toInvoiceView, type InvoicePixView, type InvoiceView } from './invoice-
 import { Invoice } from './invoice.model.js';
 import { INVOICES_PAGE_SIZE, type ListInvoicesQuery } from './invoices.schema.js';
 
+/** Whole days from `from` to `to` (both YYYY-MM-DD), negative when `to` is earlier. */
+function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
 function notFound(): NotFoundError {
   return new NotFoundError(ErrorCode.ERR_NO_INVOICE_FOUND);
 }
@@ -136,6 +141,23 @@ export class InvoicesService {
       opened += await this.open(company.id, company.dueDate, plan.name, Number(plan.value));
     }
     return opened;
+  }
+
+  /**
+   * Blocks each company more than `blockAfterDays` past its due date (its sessions stop; its users
+   * already meet the expired-subscription rule) and lifts the block of one that is no longer (its
+   * due date moved by hand; a payment lifts it at once). Answers how many changed.
+   */
+  async enforceDueDates(): Promise<number> {
+    if (!this.config.provider) return 0;
+    let changed = 0;
+    for (const company of await this.app.services.companies.list()) {
+      const timeZone = await this.app.services.settings.get(company.id, 'timezone');
+      const late = company.dueDate !== null && daysBetween(company.dueDate, todayIn(timeZone)) > this.config.blockAfterDays;
+      if (late && !company.blockedAt && (await this.app.services.companies.block(company.id))) changed += 1;
+      if (!late && company.blockedAt && (await this.app.services.companies.unblock(company.id))) changed += 1;
+    }
+    return changed;
   }
 
   private async openFor(companyId: number): Promise<void> {

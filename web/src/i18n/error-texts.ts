@@ -104,6 +104,7 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_INVOICE_ALREADY_PAID: 'Esta fatura já está paga.',
     ERR_BILLING_OFF: 'A cobrança não está ativada nesta instalação.',
     ERR_PIX_NOT_CONFIGURED: 'O pagamento por Pix não está configurado. Fale com o suporte.',
+    ERR_COMPANY_BLOCKED: 'Empresa bloqueada por fatura em atraso: pague-a no menu Financeiro para conectar novamente.',
     ERR_NO_INTEGRATION_FOUND: 'Nenhuma integração encontrada com este ID.',
   },
   en: {
@@ -204,6 +205,7 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_INVOICE_ALREADY_PAID: 'This invoice is already paid.',
     ERR_BILLING_OFF: 'Billing is not turned on in this installation.',
     ERR_PIX_NOT_CONFIGURED: 'Pix payment is not set up. Please contact support.',
+    ERR_COMPANY_BLOCKED: 'This company is blocked for an overdue invoice: pay it under Billing to connect again.',
     ERR_NO_INTEGRATION_FOUND: 'No integration found with this ID.',
   },
   es: {
@@ -304,6 +306,7 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_INVOICE_ALREADY_PAID: 'Esta factura ya está pagada.',
     ERR_BILLING_OFF: 'La facturación no está activada en esta instalación.',
     ERR_PIX_NOT_CONFIGURED: 'El pago por Pix no está configurado. Contacte al soporte.',
+    ERR_COMPANY_BLOCKED: 'Empresa bloqueada por una factura vencida: páguela en Finanzas para conectar de nuevo.',
     ERR_NO_INTEGRATION_FOUND: 'No se encontró ninguna integración con este ID.',
   },
 };

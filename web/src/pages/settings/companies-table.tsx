@@ -1,4 +1,4 @@
-import { Space, Typography, theme } from 'antd';
+import { Space, Tag, Typography, theme } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../layout/dates';
@@ -31,7 +31,16 @@ export function CompaniesTable({ companies, loading, onSelect }: CompaniesTableP
     {
       key: 'status',
       title: t('companies.status'),
-      render: (_, c) => (c.status ? t('form.yes') : t('form.no')),
+      render: (_, c) => (
+        <Space size={4}>
+          {c.status ? t('form.yes') : t('form.no')}
+          {c.blockedAt ? (
+            <Tag color="error" data-testid={`company-blocked-${c.id}`}>
+              {t('companies.blocked')}
+            </Tag>
+          ) : null}
+        </Space>
+      ),
     },
     {
       key: 'dueDate',
