@@ -65,6 +65,14 @@ export class MailService {
     this.sending.add(sending);
   }
 
+  /**
+   * An address of this server's pages as users reach it (config publicUrl), for links in e-mails:
+   * never the request's Host, which a client chooses.
+   */
+  link(path: string): string {
+    return `${this.settings.publicUrl.replace(/\/+$/, '')}${path}`;
+  }
+
   /** Resolves once the messages sent in the background are through. */
   async idle(): Promise<void> {
     await Promise.all([...this.sending]);

@@ -12,6 +12,8 @@ export const billingConfig = z.object({
   pixCity: z.string().trim().max(15).default('Sao Paulo'),
   /** Days past the due date before a company is blocked (its WhatsApp sessions stop) until it pays. */
   blockAfterDays: z.number().int().min(0).max(365).default(3),
+  /** Days before the due date the company is reminded of an open invoice by e-mail. */
+  remindDaysBefore: z.number().int().min(0).max(60).default(3),
 });
 
 export type BillingConfig = z.infer<typeof billingConfig>;

@@ -23,6 +23,7 @@ export default definePlugin({
       const { invoices } = billingOf(app);
       await invoices.openDue();
       await invoices.enforceDueDates();
+      await invoices.notify();
     });
   },
   async bootstrap(app) {

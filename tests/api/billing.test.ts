@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUPER_EMAIL, SUPER_PASSWORD, startTestServer, type TestServer } from '../helpers/server.js';
 import { openSocket } from '../helpers/socket.js';
+import { startFakeSmtp, type FakeSmtp } from '../helpers/fake-smtp.js';
 import { createConnection, createMember, createTenant, eventually, PASSWORD, type InboxTenant } from '../helpers/inbox.js';
 import { crc16, pixPayload } from '../../plugins/billing/pix/br-code.js';
 
@@ -207,6 +208,65 @@ describe('a company past its due date', () => {
     await server.atende.container.jobs.now(DUE_DATES_JOB, {});
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await company(late.companyId)).blockedAt).toBeNull();
+  });
+});
+
+describe('invoice e-mails', () => {
+  let server: TestServer;
+  let smtp: FakeSmtp;
+  let superToken: string;
+
+  const run = async () => {
+    await server.atende.container.jobs.now(DUE_DATES_JOB, {});
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  };
+  const mailsTo = (email: string) => smtp.messages.filter((m) => m.to.includes(email));
+
+  beforeAll(async () => {
+    smtp = await startFakeSmtp();
+    server = await startTestServer({
+      smtpUrl: smtp.url,
+      publicUrl: 'https://atende.example.com',
+      pluginConfig: { billing: { provider: 'manual', pixKey: 'pix@atende.test', remindDaysBefore: 3 } },
+    });
+    superToken = (await server.login(SUPER_EMAIL, SUPER_PASSWORD)).token;
+  });
+  afterAll(async () => {
+    await server.close();
+    await smtp.close();
+  });
+
+  it('tells the company once when an invoice opens, and reminds it once a few days before the due date', async () => {
+    const plan = await server.call('POST', '/api/plans', { token: superToken, body: { name: 'Mensal', users: 5, connections: 2, queues: 5, value: 99.5 } });
+    const tenant = await createTenant(server, 'Correio Ltda');
+    await server.call('PUT', `/api/companies/${tenant.companyId}`, { token: superToken, body: { planId: plan.body.id, dueDate: dayFromToday(20) } });
+    await run();
+    const opened = await eventually(async () => mailsTo(tenant.admin.email).length === 1 && mailsTo(tenant.admin.email));
+    expect(opened[0]!.subject).toBe(`Nova fatura de R$ 99,50, vencimento ${dayFromToday(20).split('-').reverse().join('/')}`);
+    expect(opened[0]!.text).toContain('Pague por Pix em: https://atende.example.com/financeiro');
+    await run();
+    expect(mailsTo(tenant.admin.email)).toHaveLength(1);
+
+    // Two days before it is due (the invoice and the company moved there together): one reminder, then nothing more.
+    await server.atende.container.db('invoices').where({ companyId: tenant.companyId }).update({ dueDate: dayFromToday(2) });
+    await server.call('PUT', `/api/companies/${tenant.companyId}`, { token: superToken, body: { dueDate: dayFromToday(2) } });
+    await run();
+    const reminded = await eventually(async () => mailsTo(tenant.admin.email).length === 2 && mailsTo(tenant.admin.email));
+    expect(reminded[1]!.subject).toMatch(/^Lembrete: sua fatura de R\$ 99,50 vence em /);
+    await run();
+    expect(mailsTo(tenant.admin.email)).toHaveLength(2);
+  });
+
+  it('tries a refused e-mail again on the next run', async () => {
+    const tenant = await createTenant(server, 'Recusa Ltda');
+    const plan = (await server.call('GET', '/api/plans/all', { token: superToken })).body.find((p: { name: string }) => p.name === 'Mensal');
+    smtp.refuse = true;
+    await server.call('PUT', `/api/companies/${tenant.companyId}`, { token: superToken, body: { planId: plan.id, dueDate: dayFromToday(20) } });
+    await run();
+    await eventually(async () => smtp.refused > 0);
+    smtp.refuse = false;
+    await run();
+    await eventually(async () => mailsTo(tenant.admin.email).length === 1);
   });
 });
 

@@ -112,8 +112,8 @@ export class PasswordResetService {
       .first<{ id: number } | undefined>('id');
   }
 
-  /** The page that takes the new password, at the address users reach the server by (config publicUrl). */
+  /** The page that takes the new password. */
   private link(email: string, token: string): string {
-    return `${this.infra.config.publicUrl.replace(/\/+$/, '')}/change-password/${encodeURIComponent(email)}/${token}`;
+    return this.mail.link(`/change-password/${encodeURIComponent(email)}/${token}`);
   }
 }

@@ -14,4 +14,6 @@ export class Invoice extends BaseModel {
   paidAt!: string | null;
   paidValue!: string | number | null;
   paidBy!: string | null;
+  notifiedAt!: string | null;
+  remindedAt!: string | null;
 }

@@ -14,6 +14,7 @@ import {
 } from 'atende/plugin';
 import type { BillingConfig } from '../billing-config.js';
 import { pixPayload } from '../pix/br-code.js';
+import { invoiceMail } from './invoice-mail.js';
 import { toInvoiceView, type InvoicePixView, type InvoiceView } from './invoice-view.js';
 import { Invoice } from './invoice.model.js';
 import { INVOICES_PAGE_SIZE, type ListInvoicesQuery } from './invoices.schema.js';
@@ -158,6 +159,38 @@ export class InvoicesService {
       if (!late && company.blockedAt && (await this.app.services.companies.unblock(company.id))) changed += 1;
     }
     return changed;
+  }
+
+  /**
+   * E-mails each company of its open invoices: once when one opens, once more `remindDaysBefore`
+   * days before it is due. Marked after the send, so a failed send is tried on the next run (and a
+   * crash between the two sends one mail twice, never none). Nothing without an SMTP server.
+   */
+  async notify(): Promise<number> {
+    const { mail } = this.app.services;
+    if (!this.config.provider || !mail.configured) return 0;
+    const open = await Invoice.query(this.app.db).where('status', 'open').where((w) => w.whereNull('notifiedAt').orWhereNull('remindedAt'));
+    let sent = 0;
+    for (const invoice of open) {
+      const company = await this.app.services.companies.get(invoice.companyId);
+      const today = todayIn(await this.app.services.settings.get(company.id, 'timezone'));
+      const kind = invoice.notifiedAt === null ? 'opened' : daysBetween(today, invoice.dueDate) <= this.config.remindDaysBefore ? 'reminder' : null;
+      if (kind === null || !company.email) continue;
+      try {
+        await mail.send(
+          invoiceMail(kind, { to: company.email, companyName: company.name, detail: invoice.detail, value: Number(invoice.value), dueDate: invoice.dueDate, link: mail.link('/financeiro') }),
+        );
+      } catch (err) {
+        this.app.log.warn({ err, invoiceId: invoice.id }, 'invoice e-mail not sent; tried again on the next run');
+        continue;
+      }
+      const now = new Date().toISOString();
+      // Told of an invoice already due within the reminder days: that first mail is the reminder too.
+      const remindedToo = kind === 'reminder' || daysBetween(today, invoice.dueDate) <= this.config.remindDaysBefore;
+      await invoice.$query(this.app.db).patch(kind === 'opened' ? { notifiedAt: now, ...(remindedToo ? { remindedAt: now } : {}) } : { remindedAt: now });
+      sent += 1;
+    }
+    return sent;
   }
 
   private async openFor(companyId: number): Promise<void> {
