@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConnection, createMember, createQueue, createTenant, customerWrites, eventually, type InboxTenant } from '../helpers/inbox.js';
 import { startTestServer, SUPER_EMAIL, SUPER_PASSWORD, type TestServer } from '../helpers/server.js';
+import { startFakeSmtp, type FakeSmtp } from '../helpers/fake-smtp.js';
 
 /**
  * Bad input gets a 4xx, never a 500, and a refused request writes nothing. Every route the app
@@ -294,6 +295,7 @@ function requestsFor(route: { method: string; path: string }, f: Fixtures, rando
 }
 
 let server: TestServer;
+let smtp: FakeSmtp | undefined;
 let tenant: InboxTenant;
 let superToken: string;
 let fixtures: Fixtures;
@@ -429,7 +431,9 @@ async function walk(token: string | undefined, seed: number): Promise<string[]> 
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ simulator: true });
+  // With an SMTP server, so password recovery is walked as it works (without one it answers 503 by design).
+  smtp = await startFakeSmtp();
+  server = await startTestServer({ simulator: true, smtpUrl: smtp.url });
   superToken = (await server.login(SUPER_EMAIL, SUPER_PASSWORD)).token;
   tenant = await createTenant(server, 'Fuzz Co');
   fixtures = await createFixtures();
@@ -437,6 +441,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
+  await smtp?.close();
 });
 
 describe('the rules the walk keeps', () => {
