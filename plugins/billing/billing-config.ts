@@ -10,6 +10,8 @@ export const billingConfig = z.object({
   pixKey: z.string().trim().max(77).default(''),
   pixName: z.string().trim().max(25).default('Atende'),
   pixCity: z.string().trim().max(15).default('Sao Paulo'),
+  /** Self-signup (spec: Signup) while billing is on; false turns the public page and its calls off. */
+  signup: z.preprocess((v) => (typeof v === 'string' ? v !== 'false' && v !== '0' : v), z.boolean().default(true)),
 });
 
 export type BillingConfig = z.infer<typeof billingConfig>;

@@ -2,6 +2,7 @@ import { definePlugin } from 'atende/plugin';
 import { billingConfig } from './billing-config.js';
 import { billingOf } from './billing-of.js';
 import { invoicesRoutes } from './invoices/invoices.routes.js';
+import { signupRoutes } from './signup/signup.routes.js';
 
 export const OPEN_INVOICES_JOB = 'billing.open-invoices';
 /** Hourly rather than daily: a missed run (a stopped server) costs an hour, and a run that finds nothing to open is one query. */
@@ -18,6 +19,7 @@ export default definePlugin({
   migrations: 'migrations',
   web: 'web',
   routes: invoicesRoutes,
+  publicRoutes: signupRoutes,
   jobs(jobs, app) {
     jobs.define(OPEN_INVOICES_JOB, async () => {
       await billingOf(app).invoices.openDue();
