@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUPER_EMAIL, SUPER_PASSWORD, startTestServer, type TestServer } from '../helpers/server.js';
 import { isValidCnpj, isValidCpf } from '../../plugins/billing/signup/documents.js';
+import { CHECKS_PER_ADDRESS } from '../../plugins/billing/signup/signup.service.js';
 
 describe('CPF and CNPJ check digits', () => {
   it('accepts known valid documents, masked or not', () => {
@@ -178,5 +179,15 @@ describe('signup rate limit', () => {
     expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
     expect(last!.body.error).toBe('ERR_TOO_MANY_SIGNUPS');
     expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('limits the verify calls of one address, so they cannot sweep e-mails', async () => {
+    const statuses = new Set<number>();
+    for (let i = 0; i < CHECKS_PER_ADDRESS; i += 1) statuses.add((await server.call('GET', `/api/companies/verify/email/sweep${i}@signup.test`)).status);
+    expect([...statuses]).toEqual([200]);
+    const over = await server.call('GET', '/api/companies/verify/email/one-more@signup.test');
+    expect(over.status).toBe(429);
+    expect(over.body.error).toBe('ERR_TOO_MANY_SIGNUPS');
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });

@@ -8,6 +8,9 @@ import { SIGNUP_MESSAGES, type SignupInput } from './signup.schema.js';
 /** Signups allowed from one client address: 5 an hour. */
 const SIGNUPS_PER_ADDRESS = 5;
 const SIGNUP_WINDOW_MS = 60 * 60_000;
+/** Verify calls from one address: plenty for a person filling the form, too few to sweep e-mails or documents. */
+export const CHECKS_PER_ADDRESS = 120;
+const CHECK_WINDOW_MS = 15 * 60_000;
 /** The spec's trial: the new company is due three days from today. */
 const TRIAL_DAYS = 3;
 
@@ -34,6 +37,11 @@ export class SignupService {
     (seconds) => new TooManyAttemptsError(ErrorCode.ERR_TOO_MANY_SIGNUPS, `Too many sign-ups from this address, try again in ${Math.ceil(seconds / 60)} minute(s)`, seconds),
   );
 
+  private readonly checkLimiter = new AttemptLimiter(
+    { maxPerEmail: CHECKS_PER_ADDRESS, maxPerAddress: CHECKS_PER_ADDRESS, windowMs: CHECK_WINDOW_MS },
+    (seconds) => new TooManyAttemptsError(ErrorCode.ERR_TOO_MANY_SIGNUPS, `Too many checks from this address, try again in ${Math.ceil(seconds / 60)} minute(s)`, seconds),
+  );
+
   constructor(
     private readonly app: PluginApp<BillingConfig>,
     private readonly invoices: InvoicesService,
@@ -45,6 +53,13 @@ export class SignupService {
 
   assertEnabled(): void {
     if (!this.enabled) throw new NotFoundError(ErrorCode.ERR_SIGNUP_OFF);
+  }
+
+  /** Before each verify call: on, and this address has checks left. */
+  countCheck(address: string): void {
+    this.assertEnabled();
+    this.checkLimiter.assertAllowed(address, address);
+    this.checkLimiter.record(address, address);
   }
 
   async nameFree(name: string): Promise<boolean> {
