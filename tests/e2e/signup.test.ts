@@ -65,4 +65,10 @@ describeE2E('self-signup', () => {
     expect(created).toMatchObject({ planId, recurrence: 'MENSAL' });
     await loginThroughUi(page, server.url, 'dona@nova.test', 'segredo1');
   });
+
+  it('opens on the plan chosen beforehand', async () => {
+    const page = await browsers.page();
+    await page.goto(`${server.url}/signup/${planId}/plan`);
+    await page.getByTitle(PRO_LABEL).waitFor();
+  });
 });

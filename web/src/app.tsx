@@ -133,6 +133,11 @@ function Routes() {
           <SignupPage />
         </Public>
       </Route>
+      <Route path="/signup/:planchooseid/plan">
+        <Public>
+          <SignupPage />
+        </Public>
+      </Route>
       <Route path="/change-password/:email/:hash">
         <Public>
           <ChangePasswordPage />

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, App, Button, Descriptions, Form, Input, Select, Spin, Steps, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useSearch } from 'wouter';
+import { Link, useLocation, useParams, useSearch } from 'wouter';
 import { api } from '../../api/client';
 import { errorText } from '../../api/errors';
 import { PublicCard } from '../../components/public-card';
@@ -50,7 +50,9 @@ export default function SignupPage() {
   const { t } = useTranslation('signup');
   const { message } = App.useApp();
   const [, navigate] = useLocation();
-  const chosenPlan = Number(new URLSearchParams(useSearch()).get('planchooseid')) || undefined;
+  // The spec's /signup/{planchooseid}/plan, or ?planchooseid= on /signup: a plan chosen beforehand.
+  const { planchooseid } = useParams<{ planchooseid?: string }>();
+  const chosenPlan = Number(planchooseid ?? new URLSearchParams(useSearch()).get('planchooseid')) || undefined;
   const [form] = Form.useForm<SignupForm>();
   const [step, setStep] = useState(0);
   const [submitting, setSubmitting] = useState(false);
