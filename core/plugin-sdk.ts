@@ -29,6 +29,8 @@ export {
   type PluginErrorCode,
 } from './plugins/plugin-errors.js';
 export { ErrorCode } from './contract/error-codes.js';
+export { AttemptLimiter, type AttemptLimits } from './auth/attempt-limiter.js';
+export { TooManyAttemptsError } from './errors.js';
 export { booleanQuery, id, idParam, jsonIdsQuery, MAX_ID, pageNumberQuery, validate } from './http/validate.js';
 export { Events, type DomainEvent, type EventName, type EventOf, type EventPayloads, type KnownEventName, type PayloadOf } from './events/event-bus.js';
 export type { Change, TicketChanges, TicketPlace } from './events/catalogue.js';

@@ -119,6 +119,8 @@ const ERROR_CODES = [
   'ERR_BILLING_OFF',
   'ERR_PIX_NOT_CONFIGURED',
   'ERR_COMPANY_BLOCKED',
+  'ERR_SIGNUP_OFF',
+  'ERR_TOO_MANY_SIGNUPS',
   // Queue integrations
   'ERR_NO_INTEGRATION_FOUND',
 ] as const;

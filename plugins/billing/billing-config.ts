@@ -14,6 +14,8 @@ export const billingConfig = z.object({
   blockAfterDays: z.number().int().min(0).max(365).default(3),
   /** Days before the due date the company is reminded of an open invoice by e-mail. */
   remindDaysBefore: z.number().int().min(0).max(60).default(3),
+  /** Self-signup (spec: Signup) while billing is on; false turns the public page and its calls off. */
+  signup: z.preprocess((v) => (typeof v === 'string' ? v !== 'false' && v !== '0' : v), z.boolean().default(true)),
 });
 
 export type BillingConfig = z.infer<typeof billingConfig>;

@@ -1,9 +1,11 @@
 import type { PluginApp } from 'atende/plugin';
 import type { BillingConfig } from './billing-config.js';
 import { InvoicesService } from './invoices/invoices.service.js';
+import { SignupService } from './signup/signup.service.js';
 
 export interface BillingParts {
   invoices: InvoicesService;
+  signup: SignupService;
 }
 
 /** Keyed by the plugin's app: one server builds them once; a test process may run several servers. */
@@ -12,7 +14,8 @@ const built = new WeakMap<PluginApp<BillingConfig>, BillingParts>();
 export function billingOf(app: PluginApp<BillingConfig>): BillingParts {
   let parts = built.get(app);
   if (!parts) {
-    parts = { invoices: new InvoicesService(app) };
+    const invoices = new InvoicesService(app);
+    parts = { invoices, signup: new SignupService(app, invoices) };
     built.set(app, parts);
   }
   return parts;

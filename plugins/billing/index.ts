@@ -2,6 +2,7 @@ import { definePlugin } from 'atende/plugin';
 import { billingConfig } from './billing-config.js';
 import { billingOf } from './billing-of.js';
 import { invoicesRoutes } from './invoices/invoices.routes.js';
+import { signupRoutes } from './signup/signup.routes.js';
 
 export const DUE_DATES_JOB = 'billing.due-dates';
 /** Opens the invoices due and blocks or unblocks by due date. Hourly rather than daily: a missed run (a stopped server) costs an hour. */
@@ -18,6 +19,7 @@ export default definePlugin({
   migrations: 'migrations',
   web: 'web',
   routes: invoicesRoutes,
+  publicRoutes: signupRoutes,
   jobs(jobs, app) {
     jobs.define(DUE_DATES_JOB, async () => {
       const { invoices } = billingOf(app);

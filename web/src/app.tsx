@@ -18,6 +18,7 @@ import { ThemePreferenceProvider, useThemePreference } from './theme/theme-prefe
 const LoginPage = lazy(() => import('./pages/login/login-page'));
 const RecoveryPage = lazy(() => import('./pages/recovery/recovery-page'));
 const ChangePasswordPage = lazy(() => import('./pages/recovery/change-password-page'));
+const SignupPage = lazy(() => import('./pages/signup/signup-page'));
 
 const antdLocales = { 'pt-BR': ptBR, en: enUS, es: esES } as const;
 const dayjsLocales = { 'pt-BR': 'pt-br', en: 'en', es: 'es' } as const;
@@ -125,6 +126,16 @@ function Routes() {
       <Route path="/recovery">
         <Public>
           <RecoveryPage />
+        </Public>
+      </Route>
+      <Route path="/signup">
+        <Public>
+          <SignupPage />
+        </Public>
+      </Route>
+      <Route path="/signup/:planchooseid/plan">
+        <Public>
+          <SignupPage />
         </Public>
       </Route>
       <Route path="/change-password/:email/:hash">

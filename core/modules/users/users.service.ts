@@ -388,8 +388,13 @@ export class UsersService {
     }
   }
 
+  /** Whether some user (of any company) already signs in with this e-mail; e-mails are stored lower-cased. */
+  async emailTaken(email: string, db: Knex = this.infra.db): Promise<boolean> {
+    return (await User.query(db).where('email', email.trim().toLowerCase()).select('id').first()) !== undefined;
+  }
+
   private async assertEmailFree(db: Knex, email: string): Promise<void> {
-    if (await User.query(db).where('email', email).select('id').first()) throw emailTaken();
+    if (await this.emailTaken(email, db)) throw emailTaken();
   }
 
   /** Queues and the default connection must belong to the user's company. */

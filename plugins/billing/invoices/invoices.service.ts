@@ -193,7 +193,8 @@ export class InvoicesService {
     return sent;
   }
 
-  private async openFor(companyId: number): Promise<void> {
+  /** The invoice of the company's current due date, when it is billed (after signup, after a payment). */
+  async openFor(companyId: number): Promise<void> {
     const company = await this.app.services.companies.get(companyId);
     if (!company.status || !company.dueDate || company.planId === null) return;
     const plan = await this.app.services.plans.view(company.planId);

@@ -9,6 +9,7 @@ import { ErrorCode, errorText } from '../../api/errors';
 import { useAuth } from '../../auth/auth-provider';
 import { registerTranslations } from '../../i18n';
 import { formatDate } from '../../layout/dates';
+import { useApiQuery } from '../../hooks/use-api-query';
 import { loginTranslations } from './login.i18n';
 
 registerTranslations('login', loginTranslations);
@@ -25,6 +26,8 @@ export default function LoginPage() {
   const [, navigate] = useLocation();
   const [submitting, setSubmitting] = useState(false);
   const [expired, setExpired] = useState<string | null>(null);
+  // The link only where the billing plugin offers self-signup (answers 404 where it is not installed).
+  const signup = useApiQuery<{ enabled: boolean }>('/signup/status');
 
   const submit = async ({ email, password }: LoginForm) => {
     setSubmitting(true);
@@ -82,7 +85,7 @@ export default function LoginPage() {
       </Form>
       <div style={{ display: 'flex', justifyContent: 'space-between', marginTop: 16, gap: 8, flexWrap: 'wrap' }}>
         <Link href="/recovery">{t('forgot')}</Link>
-        <Link href="/signup">{t('signup')}</Link>
+        {signup.data?.enabled ? <Link href="/signup">{t('signup')}</Link> : null}
       </div>
     </PublicCard>
   );

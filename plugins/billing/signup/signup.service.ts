@@ -1,0 +1,114 @@
+import type { Knex } from 'knex';
+import { AttemptLimiter, ConflictError, ErrorCode, NotFoundError, TooManyAttemptsError, ValidationError, type PluginApp } from 'atende/plugin';
+import type { BillingConfig } from '../billing-config.js';
+import type { InvoicesService } from '../invoices/invoices.service.js';
+import { digitsOnly } from './documents.js';
+import { SIGNUP_MESSAGES, type SignupInput } from './signup.schema.js';
+
+/** Signups allowed from one client address: 5 an hour. */
+const SIGNUPS_PER_ADDRESS = 5;
+const SIGNUP_WINDOW_MS = 60 * 60_000;
+/** Verify calls from one address: plenty for a person filling the form, too few to sweep e-mails or documents. */
+export const CHECKS_PER_ADDRESS = 120;
+const CHECK_WINDOW_MS = 15 * 60_000;
+/** The spec's trial: the new company is due three days from today. */
+const TRIAL_DAYS = 3;
+
+function today(plusDays: number): string {
+  const day = new Date();
+  day.setUTCDate(day.getUTCDate() + plusDays);
+  return day.toISOString().slice(0, 10);
+}
+
+function taken(message: string): ConflictError {
+  return new ConflictError(ErrorCode.ERR_VALIDATION, message);
+}
+
+/**
+ * Self-signup (spec: Signup): public, on when billing is on and the platform owner has not turned
+ * `signup` off. The verify calls say whether a value can be used; the signup creates the company on
+ * the chosen plan with a 3-day trial, its admin, settings and queue, and its document, all or
+ * nothing, then opens its first invoice.
+ */
+export class SignupService {
+  private readonly limiter = new AttemptLimiter(
+    // Only the address counts: the e-mail key is the address too, so its limit is the same.
+    { maxPerEmail: SIGNUPS_PER_ADDRESS, maxPerAddress: SIGNUPS_PER_ADDRESS, windowMs: SIGNUP_WINDOW_MS },
+    (seconds) => new TooManyAttemptsError(ErrorCode.ERR_TOO_MANY_SIGNUPS, `Too many sign-ups from this address, try again in ${Math.ceil(seconds / 60)} minute(s)`, seconds),
+  );
+
+  private readonly checkLimiter = new AttemptLimiter(
+    { maxPerEmail: CHECKS_PER_ADDRESS, maxPerAddress: CHECKS_PER_ADDRESS, windowMs: CHECK_WINDOW_MS },
+    (seconds) => new TooManyAttemptsError(ErrorCode.ERR_TOO_MANY_SIGNUPS, `Too many checks from this address, try again in ${Math.ceil(seconds / 60)} minute(s)`, seconds),
+  );
+
+  constructor(
+    private readonly app: PluginApp<BillingConfig>,
+    private readonly invoices: InvoicesService,
+  ) {}
+
+  get enabled(): boolean {
+    return Boolean(this.app.config.provider) && this.app.config.signup;
+  }
+
+  assertEnabled(): void {
+    if (!this.enabled) throw new NotFoundError(ErrorCode.ERR_SIGNUP_OFF);
+  }
+
+  /** Before each verify call: on, and this address has checks left. */
+  countCheck(address: string): void {
+    this.assertEnabled();
+    this.checkLimiter.assertAllowed(address, address);
+    this.checkLimiter.record(address, address);
+  }
+
+  async nameFree(name: string): Promise<boolean> {
+    const wanted = name.trim().toLowerCase();
+    return !(await this.app.services.companies.list()).some((c) => c.name.trim().toLowerCase() === wanted);
+  }
+
+  async phoneFree(phone: string): Promise<boolean> {
+    const wanted = digitsOnly(phone);
+    if (!wanted) return true;
+    return !(await this.app.services.companies.list()).some((c) => digitsOnly(c.phone ?? '') === wanted);
+  }
+
+  async emailFree(email: string): Promise<boolean> {
+    return !(await this.app.services.users.emailTaken(email));
+  }
+
+  async documentFree(document: string, db: Knex = this.app.db): Promise<boolean> {
+    const digits = digitsOnly(document);
+    if (!digits) return true;
+    return (await db('company_documents').where('document', digits).first('id')) === undefined;
+  }
+
+  /** Promotion codes are not offered yet: any code is refused with the spec's message. */
+  promotionValid(code: string): boolean {
+    return code.trim() === '';
+  }
+
+  /** POST /companies/cadastro: the new company's id. */
+  async signUp(input: SignupInput, address: string): Promise<{ id: number }> {
+    this.assertEnabled();
+    this.limiter.assertAllowed(address, address);
+    if (input.code && !this.promotionValid(input.code)) throw new ValidationError(SIGNUP_MESSAGES.invalidPromotion, { field: 'code' });
+    if (!(await this.nameFree(input.name))) throw taken(SIGNUP_MESSAGES.nameTaken);
+    if (!(await this.phoneFree(input.phone))) throw taken(SIGNUP_MESSAGES.phoneTaken);
+    if (!(await this.emailFree(input.email))) throw taken(SIGNUP_MESSAGES.emailTaken);
+    await this.app.services.plans.view(input.planId); // an unknown plan: 404, nothing created
+    this.limiter.record(address, address);
+    const companyId = await this.app.db.transaction(async (trx) => {
+      if (!(await this.documentFree(input.cpf_cnpj, trx))) throw taken(SIGNUP_MESSAGES.documentTaken);
+      const { company } = await this.app.services.companies.createTenant(
+        { name: input.name, email: input.email, password: input.password, phone: input.phone, planId: input.planId, dueDate: today(TRIAL_DAYS), recurrence: 'MENSAL', status: true, campaignsEnabled: true },
+        trx,
+      );
+      // The unique column settles a race between two signups with one document: the second rolls back.
+      await trx('company_documents').insert({ companyId: company.id, document: digitsOnly(input.cpf_cnpj), createdAt: new Date().toISOString() });
+      return company.id;
+    });
+    await this.invoices.openFor(companyId);
+    return { id: companyId };
+  }
+}
