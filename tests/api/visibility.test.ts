@@ -151,6 +151,8 @@ const notTicketScoped: Record<string, string> = {
   'POST /api/campaigns/:id/media-upload': CAMPAIGN,
   'DELETE /api/campaigns/:id/media-upload': CAMPAIGN,
   'DELETE /api/campaign-opt-outs/:id': OPT_OUT,
+  'POST /api/messages-api/tokens/:whatsappId': "a connection's messages API token, admins only: no ticket (tests/api/messages-api.test.ts)",
+  'DELETE /api/messages-api/tokens/:whatsappId': "a connection's messages API token, admins only: no ticket (tests/api/messages-api.test.ts)",
   'GET /api/prompt/:id': "an AI prompt of the company: no ticket (tests/api/prompts.test.ts)",
   'GET /api/invoices/:id/pix': "an invoice of the company, or any for super users: no ticket (tests/api/billing.test.ts)",
   'POST /api/invoices/:id/pay': 'an invoice, super users only: no ticket (tests/api/billing.test.ts)',
