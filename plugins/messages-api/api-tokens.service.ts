@@ -6,7 +6,7 @@ import type { ApiTokenView, NewApiToken } from './messages-api.contract.js';
 /** Recognizable in logs and secret scanners; 32 random bytes after it. */
 const TOKEN_PREFIX = 'atd_';
 
-export const ERR_API_TOKEN = 'ERR_INVALID_API_TOKEN';
+const ERR_API_TOKEN = ErrorCode.ERR_INVALID_API_TOKEN;
 
 export function tokenHash(token: string): string {
   return createHash('sha256').update(token).digest('hex');

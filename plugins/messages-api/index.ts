@@ -11,6 +11,7 @@ export default definePlugin({
   flag: 'useExternalApi',
   config: z.object({ rateLimitPerMinute: z.number().int().positive().default(60) }),
   migrations: 'migrations',
+  web: 'web',
   routes: tokenRoutes,
   publicRoutes: sendRoutes,
   jobs(jobs, app) {

@@ -1,4 +1,4 @@
-import { TooManyAttemptsError } from 'atende/plugin';
+import { ErrorCode, TooManyAttemptsError } from 'atende/plugin';
 
 /**
  * Requests per token in fixed one-minute windows, in this process's memory: a restart or a second
@@ -19,7 +19,7 @@ export class RateLimit {
       this.windows.set(tokenId, window);
     }
     if (window.count >= this.perMinute) {
-      throw new TooManyAttemptsError('ERR_API_RATE_LIMIT', `At most ${this.perMinute} requests a minute per token`, Math.max(1, Math.ceil((window.endsAt - now) / 1000)));
+      throw new TooManyAttemptsError(ErrorCode.ERR_API_RATE_LIMIT, `At most ${this.perMinute} requests a minute per token`, Math.max(1, Math.ceil((window.endsAt - now) / 1000)));
     }
     window.count += 1;
   }

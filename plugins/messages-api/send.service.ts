@@ -97,7 +97,7 @@ export class SendService {
 }
 
 function inProgress(): never {
-  throw new ConflictError('ERR_IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still being handled');
+  throw new ConflictError(ErrorCode.ERR_IDEMPOTENCY_IN_PROGRESS, 'A request with this Idempotency-Key is still being handled');
 }
 
 function isUniqueViolation(err: unknown): boolean {
