@@ -30,7 +30,7 @@ describeE2E('messages API token', () => {
   });
 
   it(
-    "an admin generates the connection's token in its dialog, sees it once, and a system sends with it",
+    "an admin generates the connection's token in its dialog, sees it once, and sends with it from the messages API page",
     async () => {
       const admin = await browsers.page();
       await loginThroughUi(admin, server.url, tenant.email, tenant.password);
@@ -46,16 +46,26 @@ describeE2E('messages API token', () => {
       await dialog.getByRole('button', { name: 'Trocar o token' }).waitFor();
       await shot(admin, 'messages-api-token-box');
 
-      const res = await fetch(`${server.url}/api/messages/send`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ number: CUSTOMER, body: 'Pedido confirmado' }),
-      });
-      expect(res.status).toBe(200);
+      await dialog.getByRole('button', { name: 'Cancelar' }).click();
+
+      // The page's text form sends with it through the simulator.
+      await admin.getByRole('menuitem', { name: 'API de mensagens' }).click();
+      await admin.getByRole('heading', { name: 'API de mensagens' }).waitFor();
+      const textForm = admin.locator('form#messages-api-text');
+      await textForm.getByLabel('Token').fill(token);
+      await textForm.getByLabel('Número').fill('+55 11 95555-8001');
+      await textForm.getByLabel('Mensagem').fill('Pedido confirmado');
+      await textForm.getByRole('button', { name: 'Enviar' }).click();
+      await textForm.getByText('Somente números').waitFor();
+      await textForm.getByLabel('Número').fill(CUSTOMER);
+      await textForm.getByRole('button', { name: 'Enviar' }).click();
+      await admin.getByText('Mensagem enviada com sucesso').waitFor();
       await eventually(async () => (await outbox(server, operator, connectionId)).messages.some((m) => m.to.startsWith(CUSTOMER) && m.body === 'Pedido confirmado'), 10_000, 'the message');
+      await shot(admin, 'messages-api-page');
 
       // Reopened, the dialog tells the token exists but never shows it again.
-      await dialog.getByRole('button', { name: 'Cancelar' }).click();
+      await admin.getByRole('menuitem', { name: 'Conexões' }).click();
+      await admin.getByRole('heading', { name: 'Conexões' }).waitFor();
       await admin.getByRole('button', { name: 'Editar Loja API' }).click();
       await dialog.getByText(/Token ativo desde/).waitFor();
       expect(await dialog.getByText('Copie o token agora: ele não será mostrado de novo.').count()).toBe(0);

@@ -1,8 +1,25 @@
 import type { Translations } from 'atende/web';
 
-/** The connection dialog's messages API token. */
+/** The messages API page and the connection dialog's token. 'Mensagem enviada com sucesso' is the spec's, verbatim. */
 export const messagesApiTranslations: Translations = {
   'pt-BR': {
+    menu: 'API de mensagens',
+    page: {
+      title: 'API de mensagens',
+      docsTitle: 'Documentação',
+      docs: 'Envie mensagens por uma conexão com o token dela (gerado na janela da conexão). O número tem só dígitos: código do país, DDD e número, sem máscara. Em JSON envie number e body; em multipart, number, body e os arquivos em medias. Opcional: closeTicket para encerrar o ticket e o cabeçalho Idempotency-Key para não enviar duas vezes.',
+      textTitle: 'Mensagem de texto',
+      mediaTitle: 'Mensagem com arquivo',
+      token: 'Token',
+      number: 'Número',
+      numberHelp: 'Somente dígitos: código do país, DDD e número.',
+      body: 'Mensagem',
+      file: 'Arquivo',
+      send: 'Enviar',
+      sent: 'Mensagem enviada com sucesso',
+      required: 'Obrigatório',
+      digitsOnly: 'Somente números',
+    },
     token: {
       label: 'Token da API de mensagens',
       none: 'Esta conexão ainda não tem token.',
@@ -20,6 +37,23 @@ export const messagesApiTranslations: Translations = {
     },
   },
   en: {
+    menu: 'Messages API',
+    page: {
+      title: 'Messages API',
+      docsTitle: 'Documentation',
+      docs: "Send messages through a connection with its token (generated in the connection's dialog). The number is digits only: country code, area code and number, no mask. As JSON send number and body; as multipart, number, body and the files in medias. Optional: closeTicket to close the ticket and the Idempotency-Key header so nothing is sent twice.",
+      textTitle: 'Text message',
+      mediaTitle: 'Message with a file',
+      token: 'Token',
+      number: 'Number',
+      numberHelp: 'Digits only: country code, area code and number.',
+      body: 'Message',
+      file: 'File',
+      send: 'Send',
+      sent: 'Message sent successfully',
+      required: 'Required',
+      digitsOnly: 'Digits only',
+    },
     token: {
       label: 'Messages API token',
       none: 'This connection has no token yet.',
@@ -37,6 +71,23 @@ export const messagesApiTranslations: Translations = {
     },
   },
   es: {
+    menu: 'API de mensajes',
+    page: {
+      title: 'API de mensajes',
+      docsTitle: 'Documentación',
+      docs: 'Envíe mensajes por una conexión con su token (generado en la ventana de la conexión). El número solo tiene dígitos: código de país, código de área y número, sin máscara. En JSON envíe number y body; en multipart, number, body y los archivos en medias. Opcional: closeTicket para cerrar el ticket y el encabezado Idempotency-Key para no enviar dos veces.',
+      textTitle: 'Mensaje de texto',
+      mediaTitle: 'Mensaje con archivo',
+      token: 'Token',
+      number: 'Número',
+      numberHelp: 'Solo dígitos: código de país, código de área y número.',
+      body: 'Mensaje',
+      file: 'Archivo',
+      send: 'Enviar',
+      sent: 'Mensaje enviado con éxito',
+      required: 'Obligatorio',
+      digitsOnly: 'Solo números',
+    },
     token: {
       label: 'Token de la API de mensajes',
       none: 'Esta conexión todavía no tiene token.',
