@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { loginThroughUi, BrowserPool, shot } from './browser.js';
+import { expectPlanHidesPage } from './plan-gate.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createConnection, createMember, eventually, outbox, type InboxTenant } from '../helpers/inbox.js';
@@ -78,6 +79,14 @@ describeE2E('messages API token', () => {
         body: JSON.stringify({ number: CUSTOMER, body: 'Depois de revogado' }),
       });
       expect(refused.status).toBe(401);
+    },
+    JOURNEY_MS,
+  );
+
+  it(
+    'a company whose plan has no external API sees no entry, and /messages-api is denied',
+    async () => {
+      await expectPlanHidesPage(server, await browsers.page(), 'useExternalApi', { menu: 'API de mensagens', path: '/messages-api' });
     },
     JOURNEY_MS,
   );
