@@ -23,6 +23,7 @@ export {
   NotFoundError,
   PlanFeatureDisabledError,
   PlanLimitError,
+  TooManyAttemptsError,
   UnauthorizedError,
   ValidationError,
   routeId,

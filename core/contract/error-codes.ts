@@ -123,6 +123,10 @@ const ERROR_CODES = [
   'ERR_TOO_MANY_SIGNUPS',
   // Queue integrations
   'ERR_NO_INTEGRATION_FOUND',
+  // External messages API
+  'ERR_INVALID_API_TOKEN',
+  'ERR_API_RATE_LIMIT',
+  'ERR_IDEMPOTENCY_IN_PROGRESS',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

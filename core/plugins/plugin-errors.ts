@@ -33,6 +33,9 @@ export type NotFoundError = Widened<core.NotFoundError>;
 export const ConflictError = core.ConflictError as unknown as new (code: PluginErrorCode, message: string) => Widened<core.ConflictError>;
 export type ConflictError = Widened<core.ConflictError>;
 
+export const TooManyAttemptsError = core.TooManyAttemptsError as unknown as new (code: PluginErrorCode, message: string, retryAfterSeconds: number) => Widened<core.TooManyAttemptsError>;
+export type TooManyAttemptsError = Widened<core.TooManyAttemptsError>;
+
 export { PlanFeatureDisabledError, PlanLimitError } from '../errors.js';
 
 /** `routeId(ctx.params.id, code)`: the not-found code may be the plugin's own (ERR_NO_ECHO_FOUND, say). */

@@ -151,6 +151,8 @@ const notTicketScoped: Record<string, string> = {
   'POST /api/campaigns/:id/media-upload': CAMPAIGN,
   'DELETE /api/campaigns/:id/media-upload': CAMPAIGN,
   'DELETE /api/campaign-opt-outs/:id': OPT_OUT,
+  'POST /api/messages-api/tokens/:whatsappId': "a connection's messages API token, admins only: no ticket (tests/api/messages-api.test.ts)",
+  'DELETE /api/messages-api/tokens/:whatsappId': "a connection's messages API token, admins only: no ticket (tests/api/messages-api.test.ts)",
   'GET /api/prompt/:id': "an AI prompt of the company: no ticket (tests/api/prompts.test.ts)",
   'GET /api/companies/verify/email/:email': 'public signup check: no record is read back, only whether the e-mail is free (tests/api/signup.test.ts)',
   'GET /api/companies/verify/phone/:phone': 'public signup check: only whether the phone is free (tests/api/signup.test.ts)',

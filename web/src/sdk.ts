@@ -32,6 +32,8 @@ export {
   definePluginWeb,
   type ComposerAction,
   type ComposerActionProps,
+  type ConnectionSection,
+  type ConnectionSectionProps,
   type CoreForm,
   type FormField,
   type FormFieldProps,

@@ -265,10 +265,12 @@ export class ContactsService {
    * or null when it has no WhatsApp, asked of one connected session of the company (the default
    * connection first), in order. Answers null when no session is connected; a check that fails
    * midway throws 400 ERR_WAPP_CHECK_CONTACT. The caller batches: a call checks what it is given.
+   * With `whatsappId`, only that connection of the company is asked.
    */
-  async checkWhatsappNumbers(companyId: number, numbers: readonly string[]): Promise<(string | null)[] | null> {
+  async checkWhatsappNumbers(companyId: number, numbers: readonly string[], whatsappId?: number): Promise<(string | null)[] | null> {
     const connections = await Whatsapp.query(this.infra.db)
       .where('companyId', companyId)
+      .modify((q) => (whatsappId === undefined ? q : q.where('id', whatsappId)))
       .select('id')
       .orderBy([{ column: 'isDefault', order: 'desc' }, { column: 'id' }]);
     for (const { id } of connections) {
@@ -291,6 +293,15 @@ export class ContactsService {
       return answers;
     }
     return null;
+  }
+
+  /**
+   * For plugins (the external messages API): the contact of a number WhatsApp knows, created on
+   * first use as a chat's first message creates it (named by its number), inside `trx`.
+   */
+  async contactForNumber(trx: Knex.Transaction, companyId: number, number: string, whatsappId: number): Promise<{ id: number; name: string; number: string }> {
+    const { contact } = await upsertWhatsappContact(trx, { companyId, number, name: '', whatsappId, isGroup: false });
+    return { id: contact.id, name: contact.name, number: contact.number };
   }
 
   // ---- helpers ------------------------------------------------------------------------------

@@ -253,19 +253,21 @@ export class TicketsService {
    * connection, else a new one as POST /tickets makes it, on the author's default connection or
    * the company's (ERR_NO_DEF_WAPP_FOUND when there is none). The new ticket is open and the
    * author's, or pending when the author is gone (null); ticket.created goes out once `trx` commits.
+   * With `whatsappId` (a connection of the company), only that connection's tickets count and a
+   * new one opens there (the external messages API: a token reaches its own connection only).
    */
-  async ticketForOutgoing(trx: Knex.Transaction, companyId: number, contactId: number, authorId: number | null): Promise<Ticket> {
+  async ticketForOutgoing(trx: Knex.Transaction, companyId: number, contactId: number, authorId: number | null, whatsappId?: number): Promise<Ticket> {
     const current = await Ticket.query(trx)
       .where({ companyId, contactId })
       .whereIn('status', ['open', 'pending'])
-      .whereNotNull('whatsappId')
+      .modify((q) => (whatsappId === undefined ? q.whereNotNull('whatsappId') : q.where('whatsappId', whatsappId)))
       .orderBy([{ column: 'updatedAt', order: 'desc' }, { column: 'id', order: 'desc' }])
       .first();
     if (current) return current;
     const contact = await Contact.query(trx).findOne({ id: contactId, companyId });
     if (!contact) throw new NotFoundError(ErrorCode.ERR_NO_CONTACT_FOUND);
-    const whatsappId = await this.connectionFor(trx, companyId, authorId, null);
-    const ticket = await this.insertTicket(trx, contact, { whatsappId, queueId: null, userId: authorId });
+    const connectionId = await this.connectionFor(trx, companyId, authorId, whatsappId ?? null);
+    const ticket = await this.insertTicket(trx, contact, { whatsappId: connectionId, queueId: null, userId: authorId });
     const announce = async () => {
       const created = await loadTicket(this.infra.db, companyId, ticket.id);
       if (created) this.deps.events.created(created);

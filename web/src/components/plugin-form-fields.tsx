@@ -1,6 +1,6 @@
 import { Suspense, useMemo } from 'react';
 import { useAuth } from '../auth/auth-provider';
-import { visibleFormFields, type CoreForm, type FormField } from '../pages/registry';
+import { visibleConnectionSections, visibleFormFields, type CoreForm, type FormField } from '../pages/registry';
 
 /** The plugins' fields of a core form that the signed-in user's plan and profile let through. */
 export function usePluginFormFields(form: CoreForm): FormField[] {
@@ -25,6 +25,19 @@ export function PluginFormFields({ fields }: { fields: FormField[] }) {
     <Suspense fallback={null}>
       {fields.map(({ name, component: Field }) => (
         <Field key={name} name={name} />
+      ))}
+    </Suspense>
+  );
+}
+
+/** The plugins' sections of a saved connection's dialog, for this user. */
+export function PluginConnectionSections({ connectionId }: { connectionId: number }) {
+  const { user, plan } = useAuth();
+  const sections = useMemo(() => (user ? visibleConnectionSections({ user, plan, cshow: localStorage.getItem('cshow') !== null }) : []), [user, plan]);
+  return (
+    <Suspense fallback={null}>
+      {sections.map(({ key, component: Section }) => (
+        <Section key={key} connectionId={connectionId} />
       ))}
     </Suspense>
   );

@@ -108,6 +108,9 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_PIX_NOT_CONFIGURED: 'O pagamento por Pix não está configurado. Fale com o suporte.',
     ERR_COMPANY_BLOCKED: 'Empresa bloqueada por fatura em atraso: pague-a no menu Financeiro para conectar novamente.',
     ERR_NO_INTEGRATION_FOUND: 'Nenhuma integração encontrada com este ID.',
+    ERR_INVALID_API_TOKEN: 'Token inválido: gere um token na conexão e use-o como Bearer.',
+    ERR_API_RATE_LIMIT: 'Muitas mensagens por minuto com este token. Aguarde e tente novamente.',
+    ERR_IDEMPOTENCY_IN_PROGRESS: 'Um envio com esta chave de idempotência ainda está em andamento.',
   },
   en: {
     ERR_BAD_REQUEST: 'Invalid request.',
@@ -211,6 +214,9 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_PIX_NOT_CONFIGURED: 'Pix payment is not set up. Please contact support.',
     ERR_COMPANY_BLOCKED: 'This company is blocked for an overdue invoice: pay it under Billing to connect again.',
     ERR_NO_INTEGRATION_FOUND: 'No integration found with this ID.',
+    ERR_INVALID_API_TOKEN: 'Invalid token: generate one on the connection and send it as Bearer.',
+    ERR_API_RATE_LIMIT: 'Too many messages a minute with this token. Wait and try again.',
+    ERR_IDEMPOTENCY_IN_PROGRESS: 'A request with this idempotency key is still being handled.',
   },
   es: {
     ERR_BAD_REQUEST: 'Solicitud inválida.',
@@ -314,5 +320,8 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_PIX_NOT_CONFIGURED: 'El pago por Pix no está configurado. Contacte al soporte.',
     ERR_COMPANY_BLOCKED: 'Empresa bloqueada por una factura vencida: páguela en Finanzas para conectar de nuevo.',
     ERR_NO_INTEGRATION_FOUND: 'No se encontró ninguna integración con este ID.',
+    ERR_INVALID_API_TOKEN: 'Token inválido: genere un token en la conexión y úselo como Bearer.',
+    ERR_API_RATE_LIMIT: 'Demasiados mensajes por minuto con este token. Espere e inténtelo de nuevo.',
+    ERR_IDEMPOTENCY_IN_PROGRESS: 'Un envío con esta clave de idempotencia todavía está en curso.',
   },
 };

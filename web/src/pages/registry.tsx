@@ -144,6 +144,21 @@ export interface PluginWeb {
   composerActions?: ComposerAction[];
   /** Fields it adds to the core's forms (a connection's Integrações tab, a queue's dialog). */
   formFields?: FormField[];
+  /** Sections it adds to a saved connection's dialog (Geral tab), outside the form: they save on their own. */
+  connectionSections?: ConnectionSection[];
+}
+
+/** What a connection section gets: the saved connection's id. */
+export interface ConnectionSectionProps {
+  connectionId: number;
+}
+
+/** A plugin's part of the connection dialog that is no field of the connection (its own records, its own API). */
+export interface ConnectionSection {
+  key: string;
+  component: ComponentType<ConnectionSectionProps> | LazyExoticComponent<ComponentType<ConnectionSectionProps>>;
+  /** Who sees it (planAllows…); everyone when absent. */
+  gate?: Gate;
 }
 
 /** The core forms a plugin may add a field to. */
@@ -220,6 +235,13 @@ export const formFields: FormField[] = pluginWebs.flatMap((web) => web.formField
 
 export function visibleFormFields(ctx: GateContext, form: CoreForm): FormField[] {
   return formFields.filter((field) => field.form === form && (!field.gate || field.gate(ctx)));
+}
+
+const connectionSections: ConnectionSection[] = pluginWebs.flatMap((web) => web.connectionSections ?? []);
+
+/** The plugins' sections of the connection dialog that this user's plan and profile let through. */
+export function visibleConnectionSections(ctx: GateContext): ConnectionSection[] {
+  return connectionSections.filter((section) => !section.gate || section.gate(ctx));
 }
 
 export { isAdmin, isSuper, type Gate, type GateContext } from './gates';

@@ -4,13 +4,12 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { errorText } from '../../api/errors';
 import { ModalFooter } from '../../components/modal-footer';
-import { PluginFormFields, pluginFieldsOf, pluginFieldValues, usePluginFormFields } from '../../components/plugin-form-fields';
+import { PluginConnectionSections, PluginFormFields, pluginFieldsOf, pluginFieldValues, usePluginFormFields } from '../../components/plugin-form-fields';
 import { useLoadOnOpen } from '../../components/use-load-on-open';
 import { useSubmitGuard } from '../../components/use-submit-guard';
 import { useChoices } from '../users/use-user-choices';
 import { AssessmentsTab, GeneralTab, HoursTab, MessagesTab } from './connection-tabs';
 import type { Connection, Provider } from './connections.types';
-import { TokenField } from './token-field';
 
 interface FormValues {
   name: string;
@@ -103,7 +102,6 @@ export function ConnectionModal({ open, connectionId, onClose, onSaved }: Connec
   const { message } = App.useApp();
   const [form] = Form.useForm<FormValues>();
   const [tab, setTab] = useState<TabKey>('general');
-  const [token, setToken] = useState<string | null>(null);
   const queues = useChoices('/queue', open);
   const creating = connectionId === null;
   const pluginFields = usePluginFormFields('connection');
@@ -114,11 +112,9 @@ export function ConnectionModal({ open, connectionId, onClose, onSaved }: Connec
     onOpen: () => {
       form.resetFields();
       setTab('general');
-      setToken(null);
     },
     onLoad: (connection) => {
       form.setFieldsValue({ ...toForm(connection), ...pluginFieldsOf(pluginFields, connection) });
-      setToken(connection.token ?? null);
     },
     errorText: (err) => errorText(err, t),
     onClose,
@@ -160,7 +156,7 @@ export function ConnectionModal({ open, connectionId, onClose, onSaved }: Connec
       children: (
         <GeneralTab
           queues={queues}
-          token={connectionId !== null && token !== null ? <TokenField connectionId={connectionId} token={token} onChange={setToken} /> : null}
+          sections={connectionId !== null && open ? <PluginConnectionSections connectionId={connectionId} /> : null}
         />
       ),
     },

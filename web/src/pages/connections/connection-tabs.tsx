@@ -11,7 +11,7 @@ import { ErrorCode, errorCodeText } from '../../api/errors';
 const trim = (value: unknown) => (typeof value === 'string' ? value.trim() : value);
 const MESSAGE_ROWS = { minRows: 3, maxRows: 6 };
 
-export function GeneralTab({ queues, token }: { queues: Choices; token: ReactNode }) {
+export function GeneralTab({ queues, sections }: { queues: Choices; sections: ReactNode }) {
   const { t } = useTranslation('connections');
   return (
     <>
@@ -39,7 +39,7 @@ export function GeneralTab({ queues, token }: { queues: Choices; token: ReactNod
         <Select options={PROVIDERS.map((p) => ({ value: p, label: t(`modal.providers.${p}`) }))} />
       </Form.Item>
       <QueueField name="queueIds" label={t('modal.queues')} queues={queues} multiple />
-      {token}
+      {sections}
     </>
   );
 }
