@@ -45,6 +45,8 @@ export { multipartBody, takeUpload, takeUploads, type MultipartOptions, type Upl
 export { displayFileName, isStoredName, type MediaStorage } from './storage/media-storage.js';
 export { outgoingMediaKind, type OutgoingMediaKind } from './modules/messages/outgoing-media.js';
 export type { OutgoingMessage } from './modules/messages/outbound.service.js';
+export { WhatsappNotConnectedError, WhatsappRateLimitedError, type DirectMessage } from './modules/whatsapp/direct-messages.js';
+export type { DirectMessageStatus } from './events/catalogue.js';
 export { renderTemplate, type TemplateContext } from './modules/tickets/templates.js';
 export { nextDay, zonedDayStart, zonedInstant } from './time/zoned-time.js';
 export { contactEmail, contactName, contactNumber } from './modules/contacts/contacts.schema.js';

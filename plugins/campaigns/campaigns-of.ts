@@ -3,12 +3,17 @@ import { CampaignsGate } from './campaigns-gate.js';
 import { ContactListsService } from './contact-lists/contact-lists.service.js';
 import { WhatsappCheck } from './contact-lists/whatsapp-check.js';
 import { CampaignSettingsService } from './settings/campaign-settings.service.js';
+import { Dispatcher } from './dispatch/dispatcher.js';
+import { DispatchService } from './dispatch/dispatch.service.js';
+import type { CampaignsConfig } from './campaigns-config.js';
 
 export interface CampaignsParts {
   gate: CampaignsGate;
   check: WhatsappCheck;
   contactLists: ContactListsService;
   settings: CampaignSettingsService;
+  dispatcher: Dispatcher;
+  dispatch: DispatchService;
 }
 
 /** Keyed by the plugin's app: one server builds them once; a test process may run several servers. */
@@ -20,7 +25,16 @@ export function campaignsOf(app: PluginApp): CampaignsParts {
   if (!parts) {
     const gate = new CampaignsGate(app);
     const check = new WhatsappCheck(app, gate);
-    parts = { gate, check, contactLists: new ContactListsService(app, check), settings: new CampaignSettingsService(app) };
+    const settings = new CampaignSettingsService(app);
+    const dispatcher = new Dispatcher(app, gate, settings, (app.config as CampaignsConfig).waitScale);
+    parts = {
+      gate,
+      check,
+      contactLists: new ContactListsService(app, check),
+      settings,
+      dispatcher,
+      dispatch: new DispatchService(app, dispatcher, settings),
+    };
     built.set(app, parts);
   }
   return parts;

@@ -68,6 +68,7 @@ const ticketScoped: Record<string, () => Probe[]> = {
 const ANNOUNCEMENT = 'a platform announcement: super users write them, every user reads the active ones (tests/api/announcements.test.ts)';
 const FILE_LIST = "a file list of the company: admins write it, every user reads it; sending it into a ticket is ticket-scoped";
 const CONTACT_LIST = "a campaign contact list of the company or one of its contacts: no ticket; every user reads and edits, admins delete (tests/api/contact-lists.test.ts)";
+const CAMPAIGN = "a campaign of the company: sent to numbers, opens no ticket; every user reads, cancels and restarts (tests/api/campaign-dispatch.test.ts)";
 const INTERNAL_CHAT = "an internal chat between the company's users: no ticket; its members only (tests/api/internal-chat.test.ts)";
 
 /** Routes with an id that reach no ticket, and why. */
@@ -100,6 +101,7 @@ const notTicketScoped: Record<string, string> = {
   'POST /api/simulator/:whatsappId/inbound': 'a simulated connection (admins)',
   'GET /api/simulator/:whatsappId/outbox': 'a simulated connection (admins)',
   'POST /api/simulator/:whatsappId/disconnect': 'a simulated connection (admins)',
+  'POST /api/simulator/:whatsappId/limit': 'a simulated connection (admins)',
   'GET /api/queue/:id': 'a queue',
   'PUT /api/queue/:id': 'a queue',
   'DELETE /api/queue/:id': 'a queue',
@@ -143,6 +145,9 @@ const notTicketScoped: Record<string, string> = {
   'GET /api/contact-list-items/:id': CONTACT_LIST,
   'PUT /api/contact-list-items/:id': CONTACT_LIST,
   'DELETE /api/contact-list-items/:id': CONTACT_LIST,
+  'POST /api/campaigns/:id/cancel': CAMPAIGN,
+  'POST /api/campaigns/:id/restart': CAMPAIGN,
+  'GET /api/campaigns/:id/report': CAMPAIGN,
   'GET /api/prompt/:id': "an AI prompt of the company: no ticket (tests/api/prompts.test.ts)",
   'PUT /api/prompt/:id': "an AI prompt of the company: no ticket; admins write it",
   'DELETE /api/prompt/:id': "an AI prompt of the company: no ticket; admins write it",
