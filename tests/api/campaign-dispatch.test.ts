@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CampaignReport } from '../../plugins/campaigns/dispatch/dispatch.contract.js';
+import { createCampaign as createCampaignOf, createList as createListOf, people, type Recipient } from '../helpers/campaigns.js';
 import { createConnection, createTenant, customerWrites, eventually, outbox, type InboxTenant } from '../helpers/inbox.js';
 import { withPlan } from '../helpers/plans.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -13,46 +14,8 @@ const db = () => server.atende.container.db;
 /** Runs take seconds of planned waits; the server sleeps a thousandth of them. */
 const WAIT_SCALE = 0.001;
 
-interface Recipient {
-  name: string;
-  number: string;
-  email?: string;
-}
-
-/** `count` São Paulo mobiles (canonical), numbered from `from`. */
-function people(count: number, from = 0): Recipient[] {
-  return Array.from({ length: count }, (_, i) => ({ name: `Cliente ${from + i}`, number: `55119${String(70_000_000 + from + i).padStart(8, '0')}`, email: `c${from + i}@mail.test` }));
-}
-
-/** A contact list whose numbers are checked valid on WhatsApp. */
-async function createList(companyId: number, recipients: Recipient[]): Promise<number> {
-  const now = new Date().toISOString();
-  const [row] = await db()('contact_lists').insert({ companyId, name: `Lista ${Math.random()}`, createdAt: now, updatedAt: now }).returning('id');
-  const listId = typeof row === 'object' ? (row as { id: number }).id : (row as number);
-  for (const r of recipients) {
-    await db()('contact_list_items').insert({
-      companyId,
-      contactListId: listId,
-      name: r.name,
-      number: r.number,
-      email: r.email ?? '',
-      isWhatsappValid: true,
-      whatsappCheckedAt: now,
-      createdAt: now,
-      updatedAt: now,
-    });
-  }
-  return listId;
-}
-
-/** Creating a campaign (until the campaigns routes exist here): one insert, scheduled now unless told. */
-async function createCampaign(companyId: number, fields: Record<string, unknown>): Promise<number> {
-  const now = new Date().toISOString();
-  const [row] = await db()('campaigns')
-    .insert({ companyId, name: 'Campanha', status: 'PROGRAMADA', scheduledAt: now, createdAt: now, updatedAt: now, ...fields })
-    .returning('id');
-  return typeof row === 'object' ? (row as { id: number }).id : (row as number);
-}
+const createList = (companyId: number, recipients: Recipient[]) => createListOf(server, companyId, recipients);
+const createCampaign = (companyId: number, fields: Record<string, unknown>) => createCampaignOf(server, companyId, fields);
 
 async function saveSettings(tenant: InboxTenant, settings: Record<string, unknown>): Promise<void> {
   const res = await server.call('POST', '/api/campaign-settings', { token: tenant.admin.token, body: { settings } });

@@ -13,7 +13,10 @@ const campaignsGate: Gate = (ctx) => ctx.cshow && planAllows('useCampaigns')(ctx
 
 export default definePluginWeb({
   name: 'campaigns',
-  translations: async (language) => (await import('./campaigns.i18n')).campaignsTranslations[language],
+  translations: async (language) => {
+    const [{ campaignsTranslations }, { reportTranslations }] = await Promise.all([import('./campaigns.i18n'), import('./report/report.i18n')]);
+    return { ...campaignsTranslations[language], ...reportTranslations[language] };
+  },
   pages: [
     {
       path: '/contact-lists',
@@ -25,6 +28,12 @@ export default definePluginWeb({
     {
       path: '/contact-lists/:id/contacts',
       component: lazy(() => import('./contact-lists/contact-list-items-page')),
+      gate: campaignsGate,
+      deniedKey: 'session.noPermission',
+    },
+    {
+      path: '/campaign/:id/report',
+      component: lazy(() => import('./report/campaign-report-page')),
       gate: campaignsGate,
       deniedKey: 'session.noPermission',
     },
