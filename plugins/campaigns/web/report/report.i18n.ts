@@ -33,8 +33,7 @@ export const reportTranslations: Record<Language, { report: Record<string, unkno
         failed: 'Falharam',
         skipped: 'Pulados (descadastrados)',
       },
-      failures_one: '{{count}} falha',
-      failures_other: '{{count}} falhas',
+      failures: 'Falhas ({{count}})',
       noFailures: 'Nenhuma falha',
       columns: { name: 'Nome', number: 'Número', reason: 'Motivo' },
       pause: {
@@ -80,8 +79,7 @@ export const reportTranslations: Record<Language, { report: Record<string, unkno
         failed: 'Failed',
         skipped: 'Skipped (opted out)',
       },
-      failures_one: '{{count}} failure',
-      failures_other: '{{count}} failures',
+      failures: 'Failures ({{count}})',
       noFailures: 'No failures',
       columns: { name: 'Name', number: 'Number', reason: 'Reason' },
       pause: {
@@ -127,8 +125,7 @@ export const reportTranslations: Record<Language, { report: Record<string, unkno
         failed: 'Fallidos',
         skipped: 'Omitidos (bajas)',
       },
-      failures_one: '{{count}} fallo',
-      failures_other: '{{count}} fallos',
+      failures: 'Fallos ({{count}})',
       noFailures: 'Ningún fallo',
       columns: { name: 'Nombre', number: 'Número', reason: 'Motivo' },
       pause: {
