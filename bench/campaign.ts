@@ -109,6 +109,8 @@ export async function campaignBench(): Promise<Record<string, string>> {
       await sleep(250);
     }
     clearInterval(sampler);
+    await sleep(5000);
+    rssAt.after = rssMb(server.pid!);
     const sent = sentOf(run.outbox);
     const seconds = (Date.parse(sent.at(-1)!.sentAt) - Date.parse(sent[0]!.sentAt)) / 1000;
 
@@ -129,6 +131,7 @@ export async function campaignBench(): Promise<Record<string, string>> {
       'messages/s (first to last send)': (sent.length / seconds).toFixed(0),
       'RSS MB before / 10% / 50% / 90% sent': [rssAt.before, rssAt['10%'], rssAt['50%'], rssAt['90%']].map((v) => v ?? '—').join(' / '),
       'RSS MB min / max during the run': `${Math.min(...rss)} / ${Math.max(...rss)}`,
+      'RSS MB 5 s after the run': String(rssAt.after),
       'cancel: request → answer (ms)': String(answered - asked),
       'cancel: request → last message left (ms)': String(lastLeft - asked),
       'cancel: messages after the answer': String(afterCancel.filter((m) => Date.parse(m.sentAt) > answered).length),

@@ -4,6 +4,7 @@ import {
   outgoingMediaKind,
   WhatsappNotConnectedError,
   WhatsappRateLimitedError,
+  nextDay,
   zonedDayStart,
   type DirectMessageStatus,
   type PluginApp,
@@ -39,6 +40,11 @@ const CONFIRMED_LOST_MS = 60_000;
 const CONFIRMED_RETRY_MS = 30_000;
 
 type PauseReason = CampaignPauseReason;
+/** Campaign messages a connection sent on the company's current day, and when that day ends (ms). */
+interface DayCount {
+  count: number;
+  until: number;
+}
 type Outcome = 'done' | 'stop' | 'paused';
 
 /** The states a contact must be in to be sent by a connection's loop (confirmed contacts go by their own job). */
@@ -116,7 +122,9 @@ export class Dispatcher {
       const campaign = await this.current(whatsappId);
       if (!campaign || !(await this.allowed(campaign.companyId))) return;
       const settings = await this.settings.read(campaign.companyId);
-      const pause = await this.pauseNeeded(campaign, settings);
+      // Counted once per batch, then kept up here: a count per message would grow with the day's sends.
+      const today = await this.sentToday(campaign);
+      const pause = await this.pauseNeeded(campaign, settings, today);
       if (pause) return this.pause(campaign.id, pause);
       if (campaign.pauseReason) await this.pause(campaign.id, null);
 
@@ -134,8 +142,9 @@ export class Dispatcher {
         if (outcome === 'paused') return;
         if (outcome === 'stop') break;
         done += 1;
-        // The cap and the connection are looked at again before the next one.
-        const next = await this.pauseNeeded(campaign, settings);
+        today.count += 1;
+        // The cap, the connection and WhatsApp's limit are looked at again before the next one.
+        const next = await this.pauseNeeded(campaign, settings, today);
         if (next) return this.pause(campaign.id, next);
       }
       await this.settle(campaign.id);
@@ -161,25 +170,28 @@ export class Dispatcher {
     return Shipping.query(this.app.db).where({ campaignId }).whereNotIn('state', ['pending', 'queued', 'skipped']).resultSize();
   }
 
-  /** Why the campaign cannot send now, if it cannot. */
-  private async pauseNeeded(campaign: Campaign, settings: CampaignSettings): Promise<PauseReason | undefined> {
+  /** Why the campaign cannot send now, if it cannot (`today`: the connection's count for the company's day). */
+  private async pauseNeeded(campaign: Campaign, settings: CampaignSettings, today: DayCount): Promise<PauseReason | undefined> {
     const { resumeAt } = (await this.app.db('campaigns').where({ id: campaign.id }).first('resumeAt')) as { resumeAt: string | Date | null };
     if (resumeAt && new Date(resumeAt).getTime() > Date.now()) return 'rate_limited';
     if (!campaign.whatsappId || this.app.services.whatsapp.status(campaign.whatsappId) !== 'CONNECTED') return 'disconnected';
-    if ((await this.sentToday(campaign)) >= settings.dailyCap) return 'daily_cap';
+    // A new day (the company's midnight passed) counts afresh.
+    if (Date.now() >= today.until) Object.assign(today, await this.sentToday(campaign));
+    if (today.count >= settings.dailyCap) return 'daily_cap';
     return undefined;
   }
 
-  /** Campaign messages the connection sent since the start of the company's day. */
-  private async sentToday(campaign: Campaign): Promise<number> {
+  /** Campaign messages the connection sent since the start of the company's day, and when that day ends. */
+  private async sentToday(campaign: Campaign): Promise<DayCount> {
     const timeZone = await companyTimeZone(this.app, campaign.companyId);
-    const since = zonedDayStart(dayIn(timeZone, new Date()), timeZone);
+    const day = dayIn(timeZone, new Date());
+    const since = zonedDayStart(day, timeZone);
     const ofConnection = Campaign.query(this.app.db).where('whatsappId', campaign.whatsappId!).select('id');
     const [sent, asked] = await Promise.all([
       Shipping.query(this.app.db).whereIn('campaignId', ofConnection.clone()).where('sentAt', '>=', since).resultSize(),
       Shipping.query(this.app.db).whereIn('campaignId', ofConnection.clone()).where('confirmationRequestedAt', '>=', since).resultSize(),
     ]);
-    return sent + asked;
+    return { count: sent + asked, until: new Date(zonedDayStart(nextDay(day), timeZone)).getTime() };
   }
 
   // ---- one contact -----------------------------------------------------------------------------
