@@ -95,7 +95,9 @@ export class Dispatcher {
     for (const campaign of running) {
       await this.rescheduleLostConfirmed(campaign.id, now);
       await this.settle(campaign.id, now);
+      // A campaign whose connection was deleted waits, saying so, until it is given another.
       if (campaign.whatsappId) this.kick(campaign.whatsappId);
+      else await this.pause(campaign.id, 'disconnected');
     }
   }
 
