@@ -62,7 +62,14 @@ function sentLines(dir: string, connection: number): { id: string; to: string }[
   return readFileSync(file, 'utf8')
     .split('\n')
     .filter(Boolean)
-    .map((line) => JSON.parse(line) as { id: string; to: string });
+    // The line being written as it is read is left for the next read.
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line) as { id: string; to: string }];
+      } catch {
+        return [];
+      }
+    });
 }
 
 beforeAll(() => {

@@ -15,57 +15,68 @@ interface AudienceMember extends Recipient {
   contactId: number | null;
 }
 
+/** Audience members read (and rows written) at a time: a 100,000-number list is never held whole. */
+const PAGE = 1000;
+
 /**
- * Who a campaign goes to: the WhatsApp-valid items of its contact list, or the company's contacts
- * holding its tag (through the core's contacts service); one entry per canonical number.
+ * Who a campaign goes to, a page at a time: the WhatsApp-valid items of its contact list (by id),
+ * or the company's contacts holding its tag (through the core's contacts service).
  */
-async function audienceOf(app: PluginApp, trx: Knex, campaign: Campaign): Promise<AudienceMember[]> {
-  let members: AudienceMember[] = [];
+async function* audienceOf(app: PluginApp, trx: Knex, campaign: Campaign): AsyncGenerator<AudienceMember[]> {
   if (campaign.contactListId) {
-    const items = await ContactListItem.query(trx)
-      .where({ companyId: campaign.companyId, contactListId: campaign.contactListId, isWhatsappValid: true })
-      .orderBy('id')
-      .select('id', 'name', 'number', 'email');
-    members = items.map((i) => ({ name: i.name, number: i.number, email: i.email, contactListItemId: i.id, contactId: null }));
-  } else if (campaign.tagListId) {
-    const contacts = await app.services.contacts.withTag(campaign.companyId, campaign.tagListId);
-    members = contacts.map((c) => ({ name: c.name, number: canonicalNumber(c.number), email: c.email ?? '', contactListItemId: null, contactId: c.id }));
+    for (let after = 0; ; ) {
+      const items = await ContactListItem.query(trx)
+        .where({ companyId: campaign.companyId, contactListId: campaign.contactListId, isWhatsappValid: true })
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(PAGE)
+        .select('id', 'name', 'number', 'email');
+      if (items.length === 0) return;
+      after = items.at(-1)!.id;
+      yield items.map((i) => ({ name: i.name, number: i.number, email: i.email, contactListItemId: i.id, contactId: null }));
+    }
   }
-  const seen = new Set<string>();
-  return members.filter((m) => m.number && !seen.has(m.number) && seen.add(m.number));
+  if (campaign.tagListId) {
+    const contacts = await app.services.contacts.withTag(campaign.companyId, campaign.tagListId);
+    for (let i = 0; i < contacts.length; i += PAGE) {
+      yield contacts.slice(i, i + PAGE).map((c) => ({ name: c.name, number: canonicalNumber(c.number), email: c.email ?? '', contactListItemId: null, contactId: c.id }));
+    }
+  }
 }
 
 /**
  * Gives a campaign its shipping rows, in `trx`: each member's message chosen and filled in now
- * (so a restart never picks another variant), opted-out numbers written as skipped.
+ * (so a restart never picks another variant), opted-out numbers written as skipped. A number met
+ * twice keeps its first row.
  */
-export async function writeShippings(app: PluginApp, trx: Knex, campaign: Campaign, settings: CampaignSettings): Promise<number> {
-  const members = await audienceOf(app, trx, campaign);
-  const optOuts = await optedOut(trx, campaign.companyId, members.map((m) => m.number));
-  const now = new Date().toISOString();
-  const rows = members.map((member) => {
-    const variant = pickVariant(campaign);
-    const skipped = optOuts.has(member.number);
-    return {
-      campaignId: campaign.id,
-      companyId: campaign.companyId,
-      number: member.number,
-      name: member.name.slice(0, 100),
-      email: member.email.slice(0, 255),
-      contactListItemId: member.contactListItemId,
-      contactId: member.contactId,
-      state: skipped ? 'skipped' : 'pending',
-      failureReason: skipped ? 'opted_out' : null,
-      message: fillVariables(variant.message, member, settings.variables),
-      confirmationMessage: campaign.confirmation && variant.confirmation ? fillVariables(variant.confirmation, member, settings.variables) : null,
-      createdAt: now,
-      updatedAt: now,
-    };
-  });
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await trx(Shipping.tableName).insert(rows.slice(i, i + INSERT_CHUNK)).onConflict(['campaignId', 'number']).ignore();
+export async function writeShippings(app: PluginApp, trx: Knex, campaign: Campaign, settings: CampaignSettings): Promise<void> {
+  for await (const page of audienceOf(app, trx, campaign)) {
+    const members = page.filter((m) => m.number);
+    const optOuts = await optedOut(trx, campaign.companyId, members.map((m) => m.number));
+    const now = new Date().toISOString();
+    const rows = members.map((member) => {
+      const variant = pickVariant(campaign);
+      const skipped = optOuts.has(member.number);
+      return {
+        campaignId: campaign.id,
+        companyId: campaign.companyId,
+        number: member.number,
+        name: member.name.slice(0, 100),
+        email: member.email.slice(0, 255),
+        contactListItemId: member.contactListItemId,
+        contactId: member.contactId,
+        state: skipped ? 'skipped' : 'pending',
+        failureReason: skipped ? 'opted_out' : null,
+        message: fillVariables(variant.message, member, settings.variables),
+        confirmationMessage: campaign.confirmation && variant.confirmation ? fillVariables(variant.confirmation, member, settings.variables) : null,
+        createdAt: now,
+        updatedAt: now,
+      };
+    });
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      await trx(Shipping.tableName).insert(rows.slice(i, i + INSERT_CHUNK)).onConflict(['campaignId', 'number']).ignore();
+    }
   }
-  return rows.length;
 }
 
 /**
