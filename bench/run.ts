@@ -1,3 +1,4 @@
+import { campaignBench } from './campaign.js';
 import { dashboardBench } from './dashboard.js';
 import { idleMemory } from './idle-memory.js';
 import { pipelineBench } from './pipeline.js';
@@ -13,6 +14,7 @@ const benches: [string, string, () => Promise<Figures> | Figures][] = [
   ['web app first load', 'under 400 KB gzipped JS', spaSize],
   ['inbound pipeline and ticket list', 'inbound ≥ 1,000 msg/s with p99 < 50 ms; GET /api/tickets p95 < 50 ms (100k tickets, 1M messages)', pipelineBench],
   ['dashboard', 'none of its own: the ticket list one, p95 < 50 ms (100k attendances)', dashboardBench],
+  ['campaign dispatch', 'issue 15: 10,000 contacts, intervals 0; RSS flat; nothing leaves after the cancel answers', campaignBench],
 ];
 
 const only = process.argv.slice(2);

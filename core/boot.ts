@@ -3,6 +3,7 @@ import type { Logger } from './logger.js';
 import { createContainer, type Container } from './container.js';
 import { describeMissing, Migrator } from './db/migrator.js';
 import { PluginHost } from './plugins/plugin-host.js';
+import { DIRECT_PRUNE_JOB } from './modules/whatsapp/direct-messages.js';
 import { listen, type RunningServer } from './server.js';
 import { seedDemo, startDemoCustomers, type Demo } from './demo/demo.js';
 
@@ -90,6 +91,7 @@ export async function startAtende(config: Config, log: Logger, hooks: BootHooks 
     await step(log, 'plugins bootstrap', () => plugins.bootstrap());
     await step(log, 'jobs', () => container.jobs.start());
     await step(log, 'ticket automations', () => container.services.ticketAutomations.schedule());
+    await step(log, 'direct messages pruning', () => container.jobs.every(24 * 3_600_000, DIRECT_PRUNE_JOB));
     // Stops run backwards: sessions stop first, then the pipeline finishes what they delivered,
     // then the plugins' event hooks what the pipeline told them.
     stops.push(() => container.bus.idle());

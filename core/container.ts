@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Config } from './config/config.schema.js';
 import type { Infrastructure } from './infrastructure.js';
 import type { Logger } from './logger.js';
@@ -22,6 +23,7 @@ import { createProviders, simulatorEnabled, type ProviderRegistry } from './chan
 import { SessionManager } from './channels/session-manager.js';
 import { WhatsappService } from './modules/whatsapp/whatsapp.service.js';
 import { WhatsappConnections } from './modules/whatsapp/whatsapp-connections.js';
+import { DirectMessages } from './modules/whatsapp/direct-messages.js';
 import { TicketEvents, userTicketRooms } from './modules/tickets/ticket-events.js';
 import { TicketsService } from './modules/tickets/tickets.service.js';
 import { TicketAutomations } from './modules/tickets/ticket-automations.js';
@@ -49,6 +51,8 @@ export interface Services {
   mail: MailService;
   passwordResets: PasswordResetService;
   whatsapps: WhatsappService;
+  /** Sends outside tickets (campaigns): the SDK's app.services.whatsapp. */
+  whatsapp: DirectMessages;
   queues: QueuesService;
   queueOptions: QueueOptionsService;
   contacts: ContactsService;
@@ -91,7 +95,8 @@ export function createContainer(config: Config, log: Logger): Container {
   const infra: Infrastructure = { config, log, db, bus, realtime, jobs, media };
   // The channel layer reaches connections and the journal through ports implemented by the modules.
   const connections = new WhatsappConnections(db);
-  const simulator = simulatorEnabled(config) ? new Simulator(connections) : undefined;
+  // Its outbox beside the media, so it outlives a crash of the server as a real network would.
+  const simulator = simulatorEnabled(config) ? new Simulator(connections, path.join(path.dirname(config.mediaDir), 'simulator')) : undefined;
   const providers = createProviders({ db, log: log.child({ part: 'channels' }), simulator });
   const journal = new InboundJournal(db, log.child({ part: 'journal' }));
   const sessions = new SessionManager(infra, providers, journal, connections);
@@ -104,6 +109,7 @@ export function createContainer(config: Config, log: Logger): Container {
   services.mail = new MailService(config, log.child({ part: 'mail' }));
   services.passwordResets = new PasswordResetService(infra, services.users, services.mail);
   services.whatsapps = new WhatsappService(infra, services.plans, sessions, providers);
+  services.whatsapp = new DirectMessages(infra, sessions);
   services.queues = new QueuesService(infra, services.plans);
   services.queueOptions = new QueueOptionsService(infra);
   services.contacts = new ContactsService(infra, { sessions, settings: services.settings });
@@ -126,6 +132,7 @@ export function createContainer(config: Config, log: Logger): Container {
     events,
     sessions,
     journal,
+    direct: services.whatsapp,
   });
   services.pipeline.start();
 

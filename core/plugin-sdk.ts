@@ -31,7 +31,6 @@ export {
 } from './plugins/plugin-errors.js';
 export { ErrorCode } from './contract/error-codes.js';
 export { AttemptLimiter, type AttemptLimits } from './auth/attempt-limiter.js';
-export { TooManyAttemptsError } from './errors.js';
 export { booleanQuery, id, idParam, jsonIdsQuery, MAX_ID, pageNumberQuery, validate } from './http/validate.js';
 export { Events, type DomainEvent, type EventName, type EventOf, type EventPayloads, type KnownEventName, type PayloadOf } from './events/event-bus.js';
 export type { Change, TicketChanges, TicketPlace } from './events/catalogue.js';
@@ -49,6 +48,8 @@ export { multipartBody, takeUpload, takeUploads, type MultipartOptions, type Upl
 export { displayFileName, isStoredName, type MediaStorage } from './storage/media-storage.js';
 export { outgoingMediaKind, type OutgoingMediaKind } from './modules/messages/outgoing-media.js';
 export type { OutgoingMessage } from './modules/messages/outbound.service.js';
+export { WhatsappNotConnectedError, WhatsappRateLimitedError, type DirectMessage } from './modules/whatsapp/direct-messages.js';
+export type { DirectMessageStatus } from './events/catalogue.js';
 export { renderTemplate, type TemplateContext } from './modules/tickets/templates.js';
 export { nextDay, todayIn, zonedDayStart, zonedInstant } from './time/zoned-time.js';
 export { contactEmail, contactName, contactNumber } from './modules/contacts/contacts.schema.js';

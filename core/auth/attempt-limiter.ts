@@ -26,7 +26,7 @@ export class AttemptLimiter {
   constructor(
     private readonly limits: AttemptLimits,
     /** The 429 to throw, given the seconds until the caller may try again. */
-    private readonly tooMany: (retryAfterSeconds: number) => TooManyAttemptsError,
+    private readonly tooMany: (retryAfterSeconds: number) => Pick<TooManyAttemptsError, 'retryAfterSeconds'> & Error,
     private readonly now: () => number = Date.now,
   ) {
     this.nextSweep = this.now() + this.limits.windowMs;

@@ -41,7 +41,9 @@ export type DriverEvent =
   | { type: 'revoke'; id: string }
   | { type: 'edit'; id: string; body: string }
   | { type: 'call'; from: { number: string; name: string }; timestamp: string }
-  | { type: 'contact'; number: string; name?: string; lid?: string; profilePicUrl?: string };
+  | { type: 'contact'; number: string; name?: string; lid?: string; profilePicUrl?: string }
+  /** The provider stops (active) or lets again (not active) the connection reach people; `until` ISO when known. */
+  | { type: 'limit'; active: boolean; until?: string; reason: string };
 
 export interface OutgoingMedia {
   /** Absolute path of the file to send. */

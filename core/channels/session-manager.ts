@@ -22,6 +22,7 @@ const DOMAIN_EVENTS: Record<Exclude<DriverEvent['type'], 'status'>, EventName> =
   edit: Events.messageEdited,
   call: Events.callReceived,
   contact: Events.contactSeen,
+  limit: Events.whatsappLimited,
 };
 
 type StatusEvent = Extract<DriverEvent, { type: 'status' }>;
@@ -38,6 +39,8 @@ interface Session {
   backingOff: boolean;
   /** start() failed: the watchdog tries again. */
   failed: boolean;
+  /** The last saved status was CONNECTED: leaving it is announced once (whatsapp.disconnected). */
+  savedConnected: boolean;
   /** The last failure logged, so a driver failing in a loop logs once per change. */
   loggedProblem?: string;
   /** Start, stop and logout of this connection, one at a time. */
@@ -136,6 +139,12 @@ export class SessionManager {
     const session = this.sessionOf(row);
     await this.serial(session, () => this.signOff(session, row.provider));
     this.sessions.delete(connectionId);
+  }
+
+  /** The session's latest status as its driver reported it (DISCONNECTED when it has none). */
+  statusOf(connectionId: number): ConnectionStatus {
+    const session = this.sessions.get(connectionId);
+    return session?.driver ? session.status : 'DISCONNECTED';
   }
 
   /** The driver of a CONNECTED session, for senders; 400 ERR_WAPP_NOT_INITIALIZED otherwise. */
@@ -274,8 +283,13 @@ export class SessionManager {
     const view = await this.connections.saveStatus(session.connectionId, patch);
     if (!view) return; // deleted meanwhile
     this.infra.realtime.publish(session.companyId, `company-${session.companyId}-whatsappSession`, { action: 'update', session: view });
+    const { connectionId, companyId } = session;
+    const wasConnected = session.savedConnected;
+    session.savedConnected = view.status === 'CONNECTED';
     if (view.status === 'CONNECTED') {
-      await this.infra.bus.emit(Events.whatsappConnected, session.companyId, { connectionId: session.connectionId, companyId: session.companyId });
+      await this.infra.bus.emit(Events.whatsappConnected, companyId, { connectionId, companyId });
+    } else if (wasConnected) {
+      await this.infra.bus.emit(Events.whatsappDisconnected, companyId, { connectionId, companyId, status: view.status });
     }
     // Drivers log their own status changes (once per change); here only for tracing.
     this.log.debug({ connectionId: session.connectionId, status: event.status, retries: view.retries }, 'session status saved');
@@ -316,6 +330,7 @@ export class SessionManager {
         statusAt: Date.now(),
         backingOff: false,
         failed: false,
+        savedConnected: false,
         lifecycle: Promise.resolve(),
         events: Promise.resolve(),
       };

@@ -43,6 +43,12 @@ export const Events = {
   contactSeen: 'contact.seen',
   /** A connection's session reached CONNECTED (saved). */
   whatsappConnected: 'whatsapp.connected',
+  /** A connection's session left CONNECTED (saved): closed, reconnecting, logged out. */
+  whatsappDisconnected: 'whatsapp.disconnected',
+  /** The provider limits the connection's sending (Baileys 7's reach-out time lock), or lifts the limit. */
+  whatsappLimited: 'whatsapp.limited',
+  /** The progress of a message sent with whatsapp.sendDirect (outside any ticket). */
+  whatsappAck: 'whatsapp.ack',
 } as const;
 
 /** A ticket as the API answers it (with its contact, queue, user, connection and tags). */
@@ -115,7 +121,15 @@ export interface EventPayloads {
   'call.received': DriverEvent;
   'contact.seen': DriverEvent;
   'whatsapp.connected': { connectionId: number; companyId: number };
+  'whatsapp.disconnected': { connectionId: number; companyId: number; status: string };
+  /** `active` false lifts it; `until` (ISO) when the provider says when it ends; `reason` the provider's word. */
+  'whatsapp.limited': { connectionId: number; companyId: number; active: boolean; until?: string; reason: string };
+  /** `messageId` is the id given to sendDirect. */
+  'whatsapp.ack': { whatsappId: number; companyId: number; messageId: string; status: DirectMessageStatus };
 }
+
+/** How far a directly sent message got. */
+export type DirectMessageStatus = 'sent' | 'delivered' | 'read' | 'played';
 
 export type KnownEventName = keyof EventPayloads;
 

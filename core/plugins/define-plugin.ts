@@ -15,7 +15,7 @@ import type { SecretBox } from '../auth/sealed-secrets.js';
  * The core services a plugin may call: the stable facade of the SDK. A service joins it here, in
  * this one line, once its interface is meant to last.
  */
-export const PLUGIN_SERVICES = ['contacts', 'tickets', 'messages', 'outbound', 'tags', 'queues', 'settings', 'plans', 'users', 'companies', 'whatsapps', 'mail'] as const satisfies (keyof Services)[];
+export const PLUGIN_SERVICES = ['contacts', 'tickets', 'messages', 'outbound', 'whatsapp', 'tags', 'queues', 'settings', 'plans', 'users', 'companies', 'whatsapps', 'mail'] as const satisfies (keyof Services)[];
 
 export type PluginServices = Pick<Services, (typeof PLUGIN_SERVICES)[number]> & { media: MediaStorage };
 

@@ -5,6 +5,9 @@ import { ContactListsService } from './contact-lists/contact-lists.service.js';
 import { WhatsappCheck } from './contact-lists/whatsapp-check.js';
 import { OptOutsService } from './opt-outs/opt-outs.service.js';
 import { CampaignSettingsService } from './settings/campaign-settings.service.js';
+import { Dispatcher } from './dispatch/dispatcher.js';
+import { DispatchService } from './dispatch/dispatch.service.js';
+import type { CampaignsConfig } from './campaigns-config.js';
 
 export interface CampaignsParts {
   gate: CampaignsGate;
@@ -13,6 +16,8 @@ export interface CampaignsParts {
   settings: CampaignSettingsService;
   campaigns: CampaignsService;
   optOuts: OptOutsService;
+  dispatcher: Dispatcher;
+  dispatch: DispatchService;
 }
 
 /** Keyed by the plugin's app: one server builds them once; a test process may run several servers. */
@@ -25,6 +30,7 @@ export function campaignsOf(app: PluginApp): CampaignsParts {
     const gate = new CampaignsGate(app);
     const check = new WhatsappCheck(app, gate);
     const settings = new CampaignSettingsService(app);
+    const dispatcher = new Dispatcher(app, gate, settings, (app.config as CampaignsConfig).waitScale);
     parts = {
       gate,
       check,
@@ -32,6 +38,8 @@ export function campaignsOf(app: PluginApp): CampaignsParts {
       settings,
       campaigns: new CampaignsService(app),
       optOuts: new OptOutsService(app, settings),
+      dispatcher,
+      dispatch: new DispatchService(app, dispatcher, settings),
     };
     built.set(app, parts);
   }

@@ -1,21 +1,25 @@
-import { definePlugin, Events, isAdmin, type AppRouter, type PluginApp } from 'atende/plugin';
+import { definePlugin, Events, isAdmin, type AppRouter, type EventOf, type PluginApp } from 'atende/plugin';
+import { campaignsConfig } from './campaigns-config.js';
 import { campaignsOf } from './campaigns-of.js';
 import { campaignsRoutes } from './campaigns/campaigns.routes.js';
 import { contactListsRoutes } from './contact-lists/contact-lists.routes.js';
 import { CHECK_JOB } from './contact-lists/whatsapp-check.js';
+import { dispatchRoutes } from './dispatch/dispatch.routes.js';
+import { CONFIRMED_JOB, TICK_JOB } from './dispatch/dispatcher.js';
 import { OPT_OUTS_ROOM } from './opt-outs/opt-outs.service.js';
 import { optOutsRoutes } from './opt-outs/opt-outs.routes.js';
 import { campaignSettingsRoutes } from './settings/campaign-settings.routes.js';
 
 /**
- * Campaigns (spec: Contact lists, List contacts, Campaigns, Campaign settings): plan flag
- * useCampaigns, and off as well for a company whose campaignsEnabled setting is off. One folder
- * per area (contact-lists/, campaigns/, opt-outs/, settings/), each with its routes, service,
+ * Campaigns (spec: Contact lists, List contacts, Campaigns, Campaign report, Campaign settings):
+ * plan flag useCampaigns, and off as well for a company whose campaignsEnabled setting is off.
+ * One folder per area (contact-lists/, campaigns/, dispatch/, opt-outs/, settings/), each with its routes, service,
  * schema and contract.
  */
 export default definePlugin({
   name: 'campaigns',
   flag: 'useCampaigns',
+  config: campaignsConfig,
   migrations: 'migrations',
   web: 'web',
   routes(router: AppRouter, app: PluginApp) {
@@ -23,17 +27,35 @@ export default definePlugin({
     campaignsRoutes(router, app);
     optOutsRoutes(router, app);
     campaignSettingsRoutes(router, app);
+    dispatchRoutes(router, app);
   },
   jobs(jobs, app) {
     // One list at a time per process: a 10,000-number list never holds every worker.
     jobs.define<{ companyId: number; contactListId: number }>(CHECK_JOB, async ({ companyId, contactListId }) => campaignsOf(app).check.run(Number(companyId), Number(contactListId)), {
       concurrency: 1,
     });
+    jobs.define(TICK_JOB, async () => campaignsOf(app).dispatcher.tick());
+    jobs.define<{ companyId: number; shippingId: number }>(CONFIRMED_JOB, async ({ shippingId }) => campaignsOf(app).dispatcher.sendConfirmed(Number(shippingId)));
   },
   events: {
     // Durable: a list that waited for a connection is not forgotten by a crash at that moment.
-    [Events.whatsappConnected]: { durable: true, handle: async (event, app) => campaignsOf(app).check.resumeWaiting(event.companyId!) },
+    [Events.whatsappConnected]: {
+      durable: true,
+      handle: async (event, app) => {
+        const { check, dispatcher } = campaignsOf(app);
+        await dispatcher.connected(event.payload.connectionId);
+        await check.resumeWaiting(event.companyId!);
+      },
+    },
+    // Not durable: the tick finds what a lost one would have done (a loop to start, a pause to show).
+    [Events.whatsappDisconnected]: async (event, app) => campaignsOf(app).dispatcher.disconnected(event.payload.connectionId),
+    [Events.whatsappLimited]: async (event, app) => {
+      const { connectionId, active, until } = event.payload;
+      await campaignsOf(app).dispatcher.limited(connectionId, active, until);
+    },
+    [Events.whatsappAck]: async (event, app) => campaignsOf(app).dispatcher.acked(event.payload.companyId, event.payload.messageId, event.payload.status),
     // Durable: an opt-out is a customer's wish; only messages that are one opt-out word become jobs.
+    // (A reply that confirms a contact is heard in bootstrap: one hook per event here.)
     [Events.messageCreated]: {
       durable: true,
       when: async (event, app) => campaignsOf(app).optOuts.isOptOutWord(event),
@@ -46,5 +68,19 @@ export default definePlugin({
   },
   register(app) {
     campaignsOf(app);
+  },
+  async bootstrap(app) {
+    await app.jobs.every(app.config.tickEveryMs, TICK_JOB);
+    // A customer's reply confirms a contact awaiting a confirmation (a cheap indexed look-up per inbound message).
+    app.events.on(Events.messageCreated, async (event) => {
+      const { message, ticket } = (event as EventOf<typeof Events.messageCreated>).payload;
+      const number = ticket.contact?.number;
+      if (message.fromMe || !number || !ticket.whatsappId || ticket.isGroup) return;
+      if (!(await app.services.plans.isEnabled(event.companyId!, 'useCampaigns'))) return;
+      await campaignsOf(app).dispatcher.replied(event.companyId!, ticket.whatsappId, number, message.body);
+    });
+  },
+  async destroy(app) {
+    await campaignsOf(app).dispatcher.stop();
   },
 });

@@ -14,6 +14,14 @@ export interface FileListDelivery {
   message?: string | null;
 }
 
+/** A list's files as another plugin sends them itself (a campaign, outside tickets). */
+export interface FileListFiles {
+  /** The list's own text. */
+  message: string;
+  /** Options that have a file, in the list's order: `caption` is the option's name, `path` its stored name. */
+  files: { caption: string; path: string; name: string; mime: string }[];
+}
+
 /**
  * Sends a file list into a ticket through the durable send queue: its message, then each option
  * that has a file, in the list's order, the option's name as the file's caption. Each message owns
@@ -61,6 +69,20 @@ export class FileListSender {
   /** Whether the company has this list (a campaign checks the list it is given). */
   async exists(companyId: number, fileListId: number): Promise<boolean> {
     return (await FileList.query(this.app.db).findOne({ id: fileListId, companyId }).select('id')) !== undefined;
+  }
+
+  /** The list's files, read without sending; undefined when the list is not of the company (or gone). */
+  async read(companyId: number, fileListId: number): Promise<FileListFiles | undefined> {
+    const list = await FileList.query(this.app.db).findOne({ id: fileListId, companyId });
+    if (!list) return undefined;
+    const options = await optionsOf(this.app.db, companyId, [list.id]).whereNotNull('path');
+    return {
+      message: list.message,
+      files: options.map((option) => {
+        const name = option.mediaName ?? option.path!;
+        return { caption: option.name, path: option.path!, name, mime: outgoingMediaKind(name).mime };
+      }),
+    };
   }
 
   /** As enqueue(), in a transaction of its own; the ticket's new last message is then announced. */

@@ -68,7 +68,7 @@ const ticketScoped: Record<string, () => Probe[]> = {
 const ANNOUNCEMENT = 'a platform announcement: super users write them, every user reads the active ones (tests/api/announcements.test.ts)';
 const FILE_LIST = "a file list of the company: admins write it, every user reads it; sending it into a ticket is ticket-scoped";
 const CONTACT_LIST = "a campaign contact list of the company or one of its contacts: no ticket; every user reads and edits, admins delete (tests/api/contact-lists.test.ts)";
-const CAMPAIGN = "a campaign of the company: no ticket; every user reads, admins write (tests/api/campaigns.test.ts)";
+const CAMPAIGN = "a campaign of the company: no ticket (it is sent to numbers); every user reads, admins write (tests/api/campaigns.test.ts, tests/api/campaign-dispatch.test.ts)";
 const OPT_OUT = "an entry of the company's campaign opt-out list: no ticket; admins only (tests/api/campaign-opt-outs.test.ts)";
 const INTERNAL_CHAT = "an internal chat between the company's users: no ticket; its members only (tests/api/internal-chat.test.ts)";
 
@@ -102,6 +102,7 @@ const notTicketScoped: Record<string, string> = {
   'POST /api/simulator/:whatsappId/inbound': 'a simulated connection (admins)',
   'GET /api/simulator/:whatsappId/outbox': 'a simulated connection (admins)',
   'POST /api/simulator/:whatsappId/disconnect': 'a simulated connection (admins)',
+  'POST /api/simulator/:whatsappId/limit': 'a simulated connection (admins)',
   'GET /api/queue/:id': 'a queue',
   'PUT /api/queue/:id': 'a queue',
   'DELETE /api/queue/:id': 'a queue',
@@ -153,6 +154,9 @@ const notTicketScoped: Record<string, string> = {
   'DELETE /api/campaign-opt-outs/:id': OPT_OUT,
   'POST /api/messages-api/tokens/:whatsappId': "a connection's messages API token, admins only: no ticket (tests/api/messages-api.test.ts)",
   'DELETE /api/messages-api/tokens/:whatsappId': "a connection's messages API token, admins only: no ticket (tests/api/messages-api.test.ts)",
+  'POST /api/campaigns/:id/cancel': CAMPAIGN,
+  'POST /api/campaigns/:id/restart': CAMPAIGN,
+  'GET /api/campaigns/:id/report': CAMPAIGN,
   'GET /api/prompt/:id': "an AI prompt of the company: no ticket (tests/api/prompts.test.ts)",
   'GET /api/companies/verify/email/:email': 'public signup check: no record is read back, only whether the e-mail is free (tests/api/signup.test.ts)',
   'GET /api/companies/verify/phone/:phone': 'public signup check: only whether the phone is free (tests/api/signup.test.ts)',

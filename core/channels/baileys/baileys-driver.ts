@@ -17,6 +17,8 @@ import {
 import type { Database } from '../../db/database.js';
 import type { Logger } from '../../logger.js';
 import { displayFileName } from '../../storage/media-storage.js';
+import { AppError } from '../../errors.js';
+import { ErrorCode } from '../../contract/error-codes.js';
 import type {
   ChannelDriver,
   ConnectionStatus,
@@ -262,7 +264,17 @@ export class BaileysDriver implements ChannelDriver {
       if (me?.id && me.lid) await this.lidMap.remember([{ lid: jidUser(me.lid) ?? '', pn: jidUser(me.id) }]);
       this.setStatus('CONNECTED', { number: this.ownNumber() ?? '' });
     }
+    if (update.reachoutTimeLock) this.onReachoutLock(update.reachoutTimeLock);
     if (update.connection === 'close') await this.onClose(update.lastDisconnect?.error);
+  }
+
+  /** Baileys 7: WhatsApp stops (or lets again) this account reach people; senders pause on it. */
+  private onReachoutLock(lock: NonNullable<Partial<ConnectionState>['reachoutTimeLock']>): void {
+    const ends = lock.timeEnforcementEnds ? new Date(lock.timeEnforcementEnds) : undefined;
+    const until = ends && !Number.isNaN(ends.getTime()) ? ends.toISOString() : undefined;
+    const reason = lock.enforcementType ? String(lock.enforcementType) : 'reachout_time_lock';
+    this.context.log.warn({ active: lock.isActive, until, reason }, 'WhatsApp reach-out time lock');
+    void this.context.emit({ type: 'limit', active: Boolean(lock.isActive), reason, ...(until && { until }) });
   }
 
   private async onClose(error: unknown): Promise<void> {
@@ -448,12 +460,22 @@ export class BaileysDriver implements ChannelDriver {
   private async send(to: string, content: AnyMessageContent, options: SendOptions): Promise<SentMessage> {
     const jid = await this.jidFor(to);
     const quoted = options.quotedId ? await this.messages.find(options.quotedId) : undefined;
-    const sent = await this.openSocket().sendMessage(jid, content, {
-      ...(quoted && { quoted }),
-      ...(options.id && { messageId: options.id }),
-    });
+    const sent = await this.openSocket()
+      .sendMessage(jid, content, {
+        ...(quoted && { quoted }),
+        ...(options.id && { messageId: options.id }),
+      })
+      .catch((err: unknown) => {
+        throw isRateLimited(err) ? new AppError(ErrorCode.ERR_WAPP_RATE_LIMITED, 429, 'WhatsApp refused the message: rate-overlimit') : err;
+      });
     if (!sent?.key.id) throw new Error('WhatsApp did not accept the message');
     await this.messages.save(sent);
     return { id: sent.key.id, timestamp: new Date().toISOString(), raw: rawOf(sent) };
   }
+}
+
+/** WhatsApp's answer to too many sends: a 429 error node ('rate-overlimit'). */
+function isRateLimited(err: unknown): boolean {
+  const boom = err as { data?: unknown; output?: { statusCode?: number }; message?: string } | null;
+  return boom?.data === 429 || boom?.output?.statusCode === 429 || /rate-overlimit/.test(boom?.message ?? '');
 }

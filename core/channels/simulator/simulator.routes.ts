@@ -3,7 +3,7 @@ import type { Container } from '../../container.js';
 import type { AppRouter, AppState } from '../../http/context.js';
 import { requireAdmin, requireAuth } from '../../http/auth.middleware.js';
 import { routeId, validate } from '../../http/validate.js';
-import { inboundSchema, scanSchema } from './simulator.schema.js';
+import { inboundSchema, limitSchema, scanSchema } from './simulator.schema.js';
 import { ErrorCode } from '../../contract/error-codes.js';
 
 const NOT_FOUND = ErrorCode.ERR_NO_WAPP_FOUND;
@@ -51,6 +51,13 @@ export function simulatorRoutes(c: Container): AppRouter {
     const device = await simulator.device(ctx.state.user, routeId(ctx.params.whatsappId, NOT_FOUND));
     device.disconnect();
     ctx.body = { status: 'DISCONNECTED' };
+  });
+
+  router.post('/simulator/:whatsappId/limit', ...admin, async (ctx) => {
+    const { active, until } = validate(limitSchema, ctx.request.body);
+    const device = await simulator.device(ctx.state.user, routeId(ctx.params.whatsappId, NOT_FOUND));
+    device.limit(active, until);
+    ctx.body = { active };
   });
 
   return router;

@@ -34,3 +34,9 @@ export const inboundSchema = z
   });
 
 export type InboundBody = z.infer<typeof inboundSchema>;
+
+/** WhatsApp limits the connection's reach (active) or lifts the limit; `until` when it says when it ends. */
+export const limitSchema = z.object({
+  active: z.boolean({ error: 'Must be true or false' }),
+  until: z.iso.datetime({ error: 'Must be an ISO date-time' }).optional(),
+});

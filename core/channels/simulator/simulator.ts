@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { appendFileSync, createReadStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -80,6 +80,12 @@ export interface Outbox {
   operations: OutboxOperation[];
 }
 
+/** An outbox and what the network remembers beyond its window: every id it took, and where they are written. */
+interface OutboxRecord extends Outbox {
+  ids: Set<string>;
+  file?: string;
+}
+
 const DEFAULT_MEDIA: Record<SimulatedMediaType, { name: string; mimeType: string }> = {
   image: { name: 'image.jpg', mimeType: 'image/jpeg' },
   audio: { name: 'audio.ogg', mimeType: 'audio/ogg' },
@@ -124,9 +130,17 @@ function randomMobile(): string {
 export class Simulator {
   private readonly devices = new Map<number, SimulatorDriver>();
   /** Kept across restarts of a session (the driver is replaced, the sent messages stay). */
-  private readonly outboxes = new Map<number, Outbox>();
+  private readonly outboxes = new Map<number, OutboxRecord>();
 
-  constructor(private readonly connections: ConnectionStore) {}
+  /**
+   * With `dir`, each connection's sent messages are appended to a file there and read back by the
+   * next process: the simulated network outlives a crash of the server, as WhatsApp does, and a
+   * send retried with an id it already took is answered without a second message.
+   */
+  constructor(
+    private readonly connections: ConnectionStore,
+    private readonly dir?: string,
+  ) {}
 
   readonly factory: DriverFactory = (context) => {
     const device = new SimulatorDriver(context, this.connections, this.outboxOf(context.connectionId), () => {
@@ -151,13 +165,29 @@ export class Simulator {
 
   async outbox(actor: AuthUser, connectionId: number): Promise<Outbox> {
     await this.assertVisible(actor, connectionId);
-    return this.outboxOf(connectionId);
+    const { messages, operations } = this.outboxOf(connectionId);
+    return { messages, operations };
   }
 
-  private outboxOf(connectionId: number): Outbox {
+  private outboxOf(connectionId: number): OutboxRecord {
     let outbox = this.outboxes.get(connectionId);
     if (!outbox) {
-      outbox = { messages: [], operations: [] };
+      outbox = { messages: [], operations: [], ids: new Set() };
+      if (this.dir) {
+        mkdirSync(this.dir, { recursive: true });
+        outbox.file = path.join(this.dir, `outbox-${connectionId}.jsonl`);
+        const lines = existsSync(outbox.file) ? readFileSync(outbox.file, 'utf8').split('\n').filter(Boolean) : [];
+        // A line cut by a crash is a send never answered: skipped.
+        const sent = lines.flatMap((line) => {
+          try {
+            return [JSON.parse(line) as OutboxMessage];
+          } catch {
+            return [];
+          }
+        });
+        for (const message of sent) outbox.ids.add(message.id);
+        outbox.messages = sent.slice(-OUTBOX_LIMIT);
+      }
       this.outboxes.set(connectionId, outbox);
     }
     return outbox;
@@ -189,7 +219,7 @@ export class SimulatorDriver implements ChannelDriver {
   constructor(
     private readonly ctx: DriverContext,
     private readonly connections: ConnectionStore,
-    private readonly sent: Outbox,
+    private readonly sent: OutboxRecord,
     private readonly release: () => void,
   ) {}
 
@@ -354,10 +384,17 @@ export class SimulatorDriver implements ChannelDriver {
     if (this.phase !== 'connected') throw notInitialized();
   }
 
-  /** A send with an id the outbox already holds is a retry of it (say, after a crash): answered, not sent again. */
+  /** A send with an id the network already took is a retry of it (say, after a crash): answered, not sent again. */
   private alreadySent(id: string | undefined): SentMessage | undefined {
-    const sent = id === undefined ? undefined : this.sent.messages.find((m) => m.id === id);
-    return sent && { id: sent.id, timestamp: sent.sentAt };
+    if (id === undefined || !this.sent.ids.has(id)) return undefined;
+    const sent = this.sent.messages.find((m) => m.id === id);
+    return { id, timestamp: sent?.sentAt ?? new Date().toISOString() };
+  }
+
+  /** The limit WhatsApp puts on reaching people (Baileys 7's reach-out time lock), set or lifted. */
+  limit(active: boolean, until?: string): void {
+    this.assertConnected();
+    void this.ctx.emit({ type: 'limit', active, reason: 'simulated', ...(until && { until }) });
   }
 
   private record(
@@ -380,6 +417,8 @@ export class SimulatorDriver implements ChannelDriver {
       sentAt: new Date().toISOString(),
     };
     this.sent.messages.push(message);
+    this.sent.ids.add(message.id);
+    if (this.sent.file) appendFileSync(this.sent.file, `${JSON.stringify(message)}\n`);
     if (this.sent.messages.length > OUTBOX_LIMIT) this.sent.messages.shift();
     for (const step of ACK_STEPS) {
       const timer = setTimeout(() => {

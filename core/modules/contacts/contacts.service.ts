@@ -304,6 +304,19 @@ export class ContactsService {
     return { id: contact.id, name: contact.name, number: contact.number };
   }
 
+  /**
+   * The company's people (not groups) with a ticket holding the tag (tags are put on tickets):
+   * a campaign's audience when it names a tag list. Ordered by id.
+   */
+  async withTag(companyId: number, tagId: number): Promise<{ id: number; name: string; number: string; email: string }[]> {
+    return this.infra
+      .db('contacts')
+      .where({ companyId, isGroup: false })
+      .whereIn('id', this.infra.db('tickets').join('ticket_tags', 'ticket_tags.ticketId', 'tickets.id').where({ 'tickets.companyId': companyId, 'ticket_tags.tagId': tagId }).select('tickets.contactId'))
+      .orderBy('id')
+      .select('id', 'name', 'number', 'email');
+  }
+
   // ---- helpers ------------------------------------------------------------------------------
 
   /**

@@ -10,6 +10,7 @@ import { loadMessage } from '../messages/message-events.js';
 import { toMessageView } from '../messages/message-view.js';
 import type { Message } from '../messages/message.model.js';
 import type { OutboundService } from '../messages/outbound.service.js';
+import type { DirectMessages } from '../whatsapp/direct-messages.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import { renderTemplate } from '../tickets/templates.js';
 import type { TicketEvents } from '../tickets/ticket-events.js';
@@ -118,6 +119,7 @@ export class InboundPipeline {
       events: TicketEvents;
       sessions: SessionManager;
       journal: InboundJournal;
+      direct: DirectMessages;
     },
   ) {
     const log = infra.log.child({ part: 'pipeline' });
@@ -232,6 +234,8 @@ export class InboundPipeline {
   private async store(trx: Knex.Transaction, received: MessageReceived, receipt: JournalReceipt): Promise<Stored | MediaFilled | undefined> {
     const { connectionId, companyId, message } = received;
     await receipt.settle(trx);
+    // The echo of a message sent outside tickets (a campaign's): no ticket, no message row.
+    if (message.fromMe && (await this.deps.direct.isDirect(trx, companyId, message.id))) return undefined;
     const existing = await messageByWid(trx, companyId, message.id);
     if (existing) {
       if (existing.mediaPath || !message.media) return undefined;

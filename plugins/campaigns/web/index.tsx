@@ -13,7 +13,10 @@ const campaignsGate: Gate = (ctx) => ctx.cshow && planAllows('useCampaigns')(ctx
 
 export default definePluginWeb({
   name: 'campaigns',
-  translations: async (language) => (await import('./campaigns.i18n')).campaignsTranslations[language],
+  translations: async (language) => {
+    const [{ campaignsTranslations }, { reportTranslations }] = await Promise.all([import('./campaigns.i18n'), import('./report/report.i18n')]);
+    return { ...campaignsTranslations[language], ...reportTranslations[language] };
+  },
   pages: [
     {
       path: '/contact-lists',
@@ -42,6 +45,12 @@ export default definePluginWeb({
       gate: (ctx) => campaignsGate(ctx) && isAdmin(ctx),
       deniedKey: 'session.noPermission',
       menu: { href: '/campaign-opt-outs', labelKey: 'menu.optOuts', icon: <StopOutlined />, section: 'main' },
+    },
+    {
+      path: '/campaign/:id/report',
+      component: lazy(() => import('./report/campaign-report-page')),
+      gate: campaignsGate,
+      deniedKey: 'session.noPermission',
     },
     {
       path: '/campaigns-config',

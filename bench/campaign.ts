@@ -1,0 +1,153 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { execa, type ResultPromise } from 'execa';
+import { SqliteDriver } from '../core/db/sqlite-driver.js';
+
+/**
+ * Issue 15's campaign benchmark: the built server (SQLite, simulated WhatsApp) sends a
+ * 10,000-contact campaign with every interval at 0. Figures: messages per second, the server's RSS
+ * while it runs (it must stay flat: no per-contact job or timer), and, on a second run, the time
+ * from the cancel's request to its answer and to the last message that left.
+ */
+/** ATENDE_BENCH_CAMPAIGN_CONTACTS changes it (a longer run shows whether the RSS levels off). */
+const CONTACTS = Number(process.env.ATENDE_BENCH_CAMPAIGN_CONTACTS ?? 10_000);
+const PASSWORD = 'bench-secret';
+const EMAIL = 'admin@bench.test';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function call(url: string, method: string, route: string, token?: string, body?: unknown) {
+  const res = await fetch(url + route, {
+    method,
+    headers: { 'Content-Type': 'application/json', ...(token && { Authorization: `Bearer ${token}` }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 102.4) / 10;
+}
+
+function sentOf(file: string): { to: string; sentAt: string }[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    // The line being written as it is read is left for the next read.
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line) as { to: string; sentAt: string }];
+      } catch {
+        return [];
+      }
+    });
+}
+
+export async function campaignBench(): Promise<Record<string, string>> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'atende-bench-campaign-'));
+  const env = { ATENDE_ADMIN_PASSWORD: PASSWORD, ATENDE_LOG_LEVEL: 'warn', ATENDE_SIMULATOR: '1', ATENDE_PLUGIN_CAMPAIGNS_TICK_EVERY_MS: '500' };
+  await execa('node', ['bin/atende.js', 'init', '--dir', dir, '--yes', '--admin-password', PASSWORD], { env });
+  await execa('node', ['bin/atende.js', 'add-tenant', '--dir', dir, '--name', 'Bench', '--email', EMAIL, '--password', PASSWORD], { env });
+  const port = await freePort();
+  const server: ResultPromise = execa('node', ['bin/atende.js', 'serve', '--dir', dir, '--port', String(port)], { env, reject: false });
+  const url = `http://127.0.0.1:${port}`;
+  const db = new SqliteDriver(path.join(dir, 'data/atende.sqlite'));
+  db.pragma('busy_timeout = 10000');
+  try {
+    for (let i = 0; ; i += 1) {
+      const up = await fetch(`${url}/`).catch(() => undefined);
+      if (up) break;
+      if (i > 300) throw new Error('the server did not start');
+      await sleep(100);
+    }
+    const login = await call(url, 'POST', '/api/auth/login', undefined, { email: EMAIL, password: PASSWORD });
+    const token = login.body.token as string;
+    const companyId = login.body.user.companyId as number;
+    await call(url, 'POST', '/api/campaign-settings', token, { settings: { messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0, dailyCap: 100_000 } });
+
+    /** A connected simulated connection, a 10,000-number list and a campaign on it scheduled now. */
+    const prepare = async (name: string) => {
+      const connection = (await call(url, 'POST', '/api/whatsapp', token, { name, provider: 'simulator' })).body.id as number;
+      for (let i = 0; (await call(url, 'POST', `/api/simulator/${connection}/scan`, token)).status !== 200; i += 1) {
+        if (i > 200) throw new Error('no QR code to scan');
+        await sleep(50);
+      }
+      const now = new Date().toISOString();
+      const listId = Number(db.prepare(`INSERT INTO contact_lists (company_id, name, created_at, updated_at) VALUES (?, ?, ?, ?)`).run(companyId, name, now, now).lastInsertRowid);
+      const item = db.prepare(
+        `INSERT INTO contact_list_items (company_id, contact_list_id, name, number, email, is_whatsapp_valid, whatsapp_checked_at, created_at, updated_at) VALUES (?, ?, ?, ?, '', 1, ?, ?, ?)`,
+      );
+      db.transaction(() => {
+        for (let i = 0; i < CONTACTS; i += 1) item.run(companyId, listId, `Cliente ${i}`, `55119${String(50_000_000 + i).padStart(8, '0')}`, now, now, now);
+      })();
+      const campaignId = Number(
+        db
+          .prepare(
+            `INSERT INTO campaigns (company_id, name, status, confirmation, scheduled_at, whatsapp_id, contact_list_id, message1, created_at, updated_at) VALUES (?, ?, 'PROGRAMADA', 0, ?, ?, ?, 'Olá {nome}, temos novidades', ?, ?)`,
+          )
+          .run(companyId, name, now, connection, listId, now, now).lastInsertRowid,
+      );
+      return { connection, campaignId, outbox: path.join(dir, `data/simulator/outbox-${connection}.jsonl`) };
+    };
+    const statusOf = (id: number) => (db.prepare(`SELECT status FROM campaigns WHERE id = ?`).get(id) as { status: string }).status;
+
+    // Run 1: the whole campaign.
+    const run = await prepare('Bench completa');
+    const rss: number[] = [];
+    const rssAt: Record<string, number> = { before: rssMb(server.pid!) };
+    const sampler = setInterval(() => rss.push(rssMb(server.pid!)), 250);
+    for (let i = 0; statusOf(run.campaignId) !== 'FINALIZADA'; i += 1) {
+      if (i > 2400) throw new Error('the campaign did not finish in 10 minutes');
+      const sent = sentOf(run.outbox).length;
+      if (sent >= CONTACTS * 0.1 && rssAt['10%'] === undefined) rssAt['10%'] = rssMb(server.pid!);
+      if (sent >= CONTACTS * 0.5 && rssAt['50%'] === undefined) rssAt['50%'] = rssMb(server.pid!);
+      if (sent >= CONTACTS * 0.9 && rssAt['90%'] === undefined) rssAt['90%'] = rssMb(server.pid!);
+      await sleep(250);
+    }
+    clearInterval(sampler);
+    await sleep(5000);
+    rssAt.after = rssMb(server.pid!);
+    const sent = sentOf(run.outbox);
+    const seconds = (Date.parse(sent.at(-1)!.sentAt) - Date.parse(sent[0]!.sentAt)) / 1000;
+
+    // Run 2: cancelled once 2,000 messages have left.
+    const second = await prepare('Bench cancelada');
+    while (sentOf(second.outbox).length < 2000) await sleep(20);
+    const asked = Date.now();
+    const cancelled = await call(url, 'POST', `/api/campaigns/${second.campaignId}/cancel`, token);
+    const answered = Date.now();
+    if (cancelled.status !== 200) throw new Error(`cancel answered ${cancelled.status}`);
+    await sleep(2000);
+    const afterCancel = sentOf(second.outbox);
+    const lastLeft = Date.parse(afterCancel.at(-1)!.sentAt);
+
+    return {
+      'contacts': String(CONTACTS),
+      'messages sent (distinct numbers)': `${sent.length} (${new Set(sent.map((m) => m.to)).size})`,
+      'messages/s (first to last send)': (sent.length / seconds).toFixed(0),
+      'RSS MB before / 10% / 50% / 90% sent': [rssAt.before, rssAt['10%'], rssAt['50%'], rssAt['90%']].map((v) => v ?? '—').join(' / '),
+      'RSS MB min / max during the run': `${Math.min(...rss)} / ${Math.max(...rss)}`,
+      'RSS MB 5 s after the run': String(rssAt.after),
+      'cancel: request → answer (ms)': String(answered - asked),
+      'cancel: request → last message left (ms)': String(lastLeft - asked),
+      'cancel: messages after the answer': String(afterCancel.filter((m) => Date.parse(m.sentAt) > answered).length),
+    };
+  } finally {
+    db.close();
+    server.kill('SIGTERM');
+    await server;
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
