@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CampaignReport } from '../../plugins/campaigns/dispatch/dispatch.contract.js';
 import { createCampaign as createCampaignOf, createList as createListOf, people, type Recipient } from '../helpers/campaigns.js';
-import { createConnection, createTenant, customerWrites, eventually, outbox, type InboxTenant } from '../helpers/inbox.js';
+import { createConnection, createMember, createTenant, customerWrites, eventually, outbox, type InboxTenant } from '../helpers/inbox.js';
 import { withPlan } from '../helpers/plans.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { openSocket, type TestSocket } from '../helpers/socket.js';
@@ -201,10 +201,11 @@ describe('campaign dispatch', () => {
     await eventually(async () => (await sentTo(t, connection)).get(ana!.number)?.length === 2, 15_000, 'the confirmed message');
     expect((await sentTo(t, connection)).get(ana!.number)![1]).toBe(`Aqui está sua oferta, ${ana!.name}`);
     const after = await until(t, id, (r) => r.confirmations === 1, 'the confirmation count');
-    // Bia's answer was an opt-out word: she is still asked, never sent the offer; the campaign waits for her window.
+    // Bia's answer was an opt-out word: never sent the offer, only the opt-out's own confirmation; the campaign waits for her window.
     expect(after.counts).toMatchObject({ awaiting: 1 });
     expect(after.campaign.status).toBe('EM_ANDAMENTO');
-    expect((await sentTo(t, connection)).get(bia!.number)).toHaveLength(1);
+    const toBia = await eventually(async () => (await sentTo(t, connection)).get(bia!.number)?.length === 2 && (await sentTo(t, connection)).get(bia!.number));
+    expect(toBia).toEqual([`${bia!.name}, podemos enviar a oferta? Responda qualquer coisa`, 'Pronto! Você não receberá mais mensagens das nossas campanhas.']);
   });
 
   it('stops at the daily cap of the connection with the reason shown, and goes on when the cap allows', async () => {
@@ -305,6 +306,12 @@ describe('campaign dispatch', () => {
       expect(res.body.error).toBe('ERR_NO_CAMPAIGN_FOUND');
     }
     expect((await server.call('GET', '/api/campaigns/abc/report', { token: t.admin.token })).status).toBe(404);
+    // A user of the company reads the report; cancel and restart are the admins'.
+    const agent = await createMember(server, t, 'agente');
+    expect((await server.call('GET', `/api/campaigns/${id}/report`, { token: agent.token })).status).toBe(200);
+    for (const action of ['cancel', 'restart']) {
+      expect((await server.call('POST', `/api/campaigns/${id}/${action}`, { token: agent.token })).status, action).toBe(403);
+    }
     expect((await report(t, id)).campaign.status).toBe('PROGRAMADA');
     expect((await server.call('POST', `/api/campaigns/${id}/restart`, { token: t.admin.token })).body.error).toBe('ERR_CAMPAIGN_STATUS');
 

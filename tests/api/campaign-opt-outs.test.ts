@@ -17,12 +17,12 @@ let connectionId: number;
 let campaignId: number;
 
 const db = () => server.atende.container.db;
-/** Numbers on the campaign's contact list. */
+/** Numbers the campaign was sent to. */
 const ANA = '5511987650001';
 const BETO = '5511987650002';
 const CAIO = '5511987650003';
 const DIVA = '5511987650004';
-/** On no campaign's list. */
+/** No campaign was sent to it. */
 const ELIS = '5511987650005';
 
 async function list(token = t.admin.token, query = ''): Promise<{ records: OptOutView[]; count: number; hasMore: boolean }> {
@@ -66,6 +66,11 @@ beforeAll(async () => {
   }
   const campaign = await server.call('POST', '/api/campaigns', { token: t.admin.token, body: { name: 'Promoção', contactListId: listId, message1: 'Oferta!' } });
   campaignId = campaign.body.id;
+  // The campaign reached them (what its dispatch records): their answers are answers to it.
+  const now = new Date().toISOString();
+  await server.atende.container.db('campaign_shippings').insert(
+    [ANA, BETO, CAIO, DIVA].map((number) => ({ campaignId, companyId: t.companyId, number, state: 'sent', message: 'Oferta!', sentAt: now, createdAt: now, updatedAt: now })),
+  );
 });
 afterAll(async () => {
   await adminSocket?.close();

@@ -68,7 +68,7 @@ const ticketScoped: Record<string, () => Probe[]> = {
 const ANNOUNCEMENT = 'a platform announcement: super users write them, every user reads the active ones (tests/api/announcements.test.ts)';
 const FILE_LIST = "a file list of the company: admins write it, every user reads it; sending it into a ticket is ticket-scoped";
 const CONTACT_LIST = "a campaign contact list of the company or one of its contacts: no ticket; every user reads and edits, admins delete (tests/api/contact-lists.test.ts)";
-const CAMPAIGN = "a campaign of the company: no ticket (it is sent to numbers); every user reads, admins write (tests/api/campaigns.test.ts, tests/api/campaign-dispatch.test.ts)";
+const CAMPAIGN = "a campaign of the company: no ticket (it is sent to numbers); every user reads and sees its report, admins write, cancel and restart (tests/api/campaigns.test.ts, tests/api/campaign-dispatch.test.ts)";
 const OPT_OUT = "an entry of the company's campaign opt-out list: no ticket; admins only (tests/api/campaign-opt-outs.test.ts)";
 const INTERNAL_CHAT = "an internal chat between the company's users: no ticket; its members only (tests/api/internal-chat.test.ts)";
 

@@ -1,12 +1,14 @@
 import type { PluginApp } from 'atende/plugin';
 import { Campaign } from '../campaigns/campaign.model.js';
+import { loadCampaignView, publishCampaign } from '../campaigns/campaign-view.js';
 
 /** At most one frame a second per campaign: a 10,000-contact run does not flood the sockets. */
 const THROTTLE_MS = 1000;
 
 /**
  * The live `company-{id}-campaign` frames `{ action: 'update', record }` of status and progress
- * changes: the first at once, then at most one per second carrying the campaign as it is then.
+ * changes (the list's view of the campaign): the first at once, then at most one per second
+ * carrying the campaign as it is then.
  */
 export class CampaignFrames {
   private readonly waiting = new Map<number, { timer?: NodeJS.Timeout; again: boolean }>();
@@ -40,8 +42,9 @@ export class CampaignFrames {
 
   private async publish(campaignId: number): Promise<void> {
     try {
-      const record = await Campaign.query(this.app.db).findById(campaignId);
-      if (record) this.app.realtime.publish(record.companyId, `company-${record.companyId}-campaign`, { action: 'update', record });
+      const campaign = await Campaign.query(this.app.db).findById(campaignId).select('companyId');
+      const record = campaign && (await loadCampaignView(this.app, campaign.companyId, campaignId));
+      if (record) publishCampaign(this.app, 'update', record);
     } catch (err) {
       this.app.log.warn({ err, campaignId }, 'campaign frame not published');
     }

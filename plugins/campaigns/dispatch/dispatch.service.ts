@@ -1,11 +1,11 @@
-import { ConflictError, ErrorCode, NotFoundError, type AuthUser, type PluginApp } from 'atende/plugin';
+import { ConflictError, ErrorCode, ForbiddenError, isAdmin, NotFoundError, type AuthUser, type PluginApp } from 'atende/plugin';
 import { Campaign } from '../campaigns/campaign.model.js';
 import type { CampaignSettingsService } from '../settings/campaign-settings.service.js';
 import { campaignReport } from './campaign-report.js';
 import type { CampaignReport } from './dispatch.contract.js';
 import type { Dispatcher } from './dispatcher.js';
 
-/** The dispatch's calls: cancel, restart and the report, for the caller's company only (another's id is 404). */
+/** The dispatch's calls: cancel and restart (admins), the report (every user), for the caller's company only (another's id is 404). */
 export class DispatchService {
   constructor(
     private readonly app: PluginApp,
@@ -16,6 +16,8 @@ export class DispatchService {
   /** POST /campaigns/:id/cancel: PROGRAMADA or EM_ANDAMENTO → CANCELADA; answers once no message of it can leave. */
   async cancel(actor: AuthUser, id: number): Promise<Campaign> {
     const campaign = await this.find(actor, id);
+    // Stopping and restarting a campaign speak for the company, as its other writes: admins only.
+    if (!isAdmin(actor)) throw new ForbiddenError();
     if ((await this.dispatcher.cancel(campaign)) === 0) throw this.wrongStatus(await this.find(actor, id), 'Only a scheduled or running campaign can be cancelled');
     return this.find(actor, id);
   }
@@ -23,6 +25,7 @@ export class DispatchService {
   /** POST /campaigns/:id/restart: CANCELADA → EM_ANDAMENTO, going on with the contacts not sent yet. */
   async restart(actor: AuthUser, id: number): Promise<Campaign> {
     const campaign = await this.find(actor, id);
+    if (!isAdmin(actor)) throw new ForbiddenError();
     if (campaign.status !== 'CANCELADA' || !(await this.dispatcher.restart(campaign))) {
       throw this.wrongStatus(await this.find(actor, id), 'Only a cancelled campaign can be restarted');
     }
