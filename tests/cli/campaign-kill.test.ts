@@ -110,7 +110,7 @@ describe.each(databases)('kill -9 in the middle of a campaign ($name)', ({ name 
     expect((await api(first.url, 'POST', '/api/campaign-settings', token, { settings: { messageInterval: 5, longerIntervalAfter: 0, greaterInterval: 0 } })).status).toBe(200);
 
     // A list through the API; its numbers are checked on the simulated WhatsApp.
-    const list = (await api(first.url, 'POST', '/api/contact-lists', token, { name: 'Todos' })).body.id as number;
+    const list = (await api(first.url, 'POST', '/api/contact-lists', token, { name: 'Clientes' })).body.id as number;
     const numbers = Array.from({ length: CONTACTS }, (_, i) => `55119${String(60_000_000 + i).padStart(8, '0')}`);
     for (const [i, number] of numbers.entries()) {
       const res = await api(first.url, 'POST', '/api/contact-list-items', token, { name: `Cliente ${i}`, number, email: '', contactListId: list });
