@@ -2,8 +2,6 @@ import type { Knex } from 'knex';
 import {
   displayFileName,
   ErrorCode,
-  ForbiddenError,
-  isAdmin,
   isPostgres,
   likePattern,
   NotFoundError,
@@ -13,6 +11,7 @@ import {
   type PluginApp,
   type UploadedFile,
 } from 'atende/plugin';
+import { assertAdmin } from '../assert-admin.js';
 import { ContactList } from '../contact-lists/contact-list.model.js';
 import { campaignEditable, MESSAGE_NUMBERS, type CampaignPage, type CampaignView } from './campaign.contract.js';
 import { Campaign, type CampaignStatus } from './campaign.model.js';
@@ -197,10 +196,6 @@ export class CampaignsService {
   private async discard(companyId: number, stored: string): Promise<void> {
     await this.app.services.media.remove(companyId, stored).catch((err: unknown) => this.app.log.warn({ err, stored }, 'campaign attachment not removed'));
   }
-}
-
-function assertAdmin(actor: AuthUser): void {
-  if (!isAdmin(actor)) throw new ForbiddenError();
 }
 
 function emptyCampaign() {

@@ -1,4 +1,5 @@
-import { ConflictError, ErrorCode, ForbiddenError, isAdmin, NotFoundError, type AuthUser, type PluginApp } from 'atende/plugin';
+import { ConflictError, ErrorCode, NotFoundError, type AuthUser, type PluginApp } from 'atende/plugin';
+import { assertAdmin } from '../assert-admin.js';
 import { Campaign } from '../campaigns/campaign.model.js';
 import type { CampaignSettingsService } from '../settings/campaign-settings.service.js';
 import { campaignReport } from './campaign-report.js';
@@ -16,8 +17,7 @@ export class DispatchService {
   /** POST /campaigns/:id/cancel: PROGRAMADA or EM_ANDAMENTO → CANCELADA; answers once no message of it can leave. */
   async cancel(actor: AuthUser, id: number): Promise<Campaign> {
     const campaign = await this.find(actor, id);
-    // Stopping and restarting a campaign speak for the company, as its other writes: admins only.
-    if (!isAdmin(actor)) throw new ForbiddenError();
+    assertAdmin(actor);
     if ((await this.dispatcher.cancel(campaign)) === 0) throw this.wrongStatus(await this.find(actor, id), 'Only a scheduled or running campaign can be cancelled');
     return this.find(actor, id);
   }
@@ -25,7 +25,7 @@ export class DispatchService {
   /** POST /campaigns/:id/restart: CANCELADA → EM_ANDAMENTO, going on with the contacts not sent yet. */
   async restart(actor: AuthUser, id: number): Promise<Campaign> {
     const campaign = await this.find(actor, id);
-    if (!isAdmin(actor)) throw new ForbiddenError();
+    assertAdmin(actor);
     if (campaign.status !== 'CANCELADA' || !(await this.dispatcher.restart(campaign))) {
       throw this.wrongStatus(await this.find(actor, id), 'Only a cancelled campaign can be restarted');
     }

@@ -3,8 +3,6 @@ import {
   canonicalNumber,
   ConflictError,
   ErrorCode,
-  ForbiddenError,
-  isAdmin,
   isPostgres,
   likePattern,
   NotFoundError,
@@ -12,6 +10,7 @@ import {
   type EventOf,
   type PluginApp,
 } from 'atende/plugin';
+import { assertAdmin } from '../assert-admin.js';
 import { Campaign } from '../campaigns/campaign.model.js';
 import { optOutKey, type CampaignSettingsService } from '../settings/campaign-settings.service.js';
 import { answeredCampaignId } from './answered-campaign.js';
@@ -183,10 +182,6 @@ export class OptOutsService {
     this.app.realtime.publish(row.companyId, `company-${row.companyId}-campaignOptOut`, event, OPT_OUTS_ROOM);
     return record!;
   }
-}
-
-function assertAdmin(actor: AuthUser): void {
-  if (!isAdmin(actor)) throw new ForbiddenError();
 }
 
 /** A CSV cell: quoted when it holds the separator, a quote or a line break; a leading =, +, - or @ made inert for spreadsheets. */
