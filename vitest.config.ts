@@ -12,7 +12,10 @@ export default defineConfig({
     // ...and their expect.poll() waits (1 s by default) room for a page that renders late under load.
     expect: { poll: { timeout: process.env.ATENDE_E2E ? 10_000 : 1_000 } },
     hookTimeout: 60_000,
-    // Every file starts its own server on its own database; files run in parallel workers.
+    // Every file starts its own server on its own database; files run in parallel workers. API files
+    // mostly wait on their server and database, so three share two cores well (half the wall time of
+    // one); browser files each drive a chromium and stay one at a time.
     pool: 'forks',
+    maxWorkers: process.env.ATENDE_E2E ? 1 : 3,
   },
 });

@@ -60,9 +60,7 @@ export function webAppMiddleware(root: string | undefined = defaultWebRoot) {
     if (inside && existsSync(file) && statSync(file).isFile()) {
       const immutable = relative.startsWith('assets/');
       ctx.set('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
-      ctx.type = TYPES[path.extname(file)] ?? 'application/octet-stream';
-      ctx.length = statSync(file).size;
-      ctx.body = createReadStream(file);
+      sendFile(ctx, file);
       return;
     }
     if (relative.startsWith('assets/')) {
@@ -70,7 +68,25 @@ export function webAppMiddleware(root: string | undefined = defaultWebRoot) {
       return;
     }
     ctx.set('Cache-Control', 'no-cache');
-    ctx.type = TYPES['.html']!;
-    ctx.body = createReadStream(path.join(root, 'index.html'));
+    sendFile(ctx, path.join(root, 'index.html'));
   };
+}
+
+/** The build's precompressed copies (core/web-build/precompress.ts), smallest first. */
+const ENCODINGS = [
+  { name: 'br', suffix: '.br' },
+  { name: 'gzip', suffix: '.gz' },
+];
+
+/** Streams a file of the build, as its brotli or gzip copy when the browser takes one and the build made it. */
+function sendFile(ctx: AppContext, file: string): void {
+  ctx.type = TYPES[path.extname(file)] ?? 'application/octet-stream';
+  ctx.vary('Accept-Encoding');
+  // Ours first: browsers list gzip before br at the same weight, and brotli is a fifth smaller.
+  const accepted = ctx.acceptsEncodings();
+  const encoding = ENCODINGS.find((candidate) => accepted.includes(candidate.name) && existsSync(file + candidate.suffix));
+  const sent = encoding ? file + encoding.suffix : file;
+  if (encoding) ctx.set('Content-Encoding', encoding.name);
+  ctx.length = statSync(sent).size;
+  ctx.body = createReadStream(sent);
 }

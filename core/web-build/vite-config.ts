@@ -2,6 +2,7 @@ import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { InlineConfig, Plugin } from 'vite';
 import { packageRoot } from '../config/package-info.js';
+import { precompress } from './precompress.js';
 
 /** The module web/src/pages/registry.tsx imports: every plugin's web entry, in the host's plugin order. */
 export const PLUGIN_WEBS_MODULE = 'virtual:atende/plugin-webs';
@@ -62,7 +63,7 @@ export async function webViteConfig({ pluginWebs, outDir }: WebBuildOptions): Pr
   const { default: react } = await import('@vitejs/plugin-react');
   return {
     root: path.join(packageRoot, 'web'),
-    plugins: [react(), pluginWebsModule(pluginWebs)],
+    plugins: [react(), pluginWebsModule(pluginWebs), precompress(outDir)],
     resolve: {
       // The module plugin pages import (web/src/sdk.ts), by a name that does not depend on where the plugin lives.
       alias: { 'atende/web': path.join(packageRoot, 'web/src/sdk.ts') },

@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultWebRoot } from '../../core/http/web-app.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -33,6 +35,27 @@ describe('serving the web app', () => {
     expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
   });
 
+  it('sends the precompressed brotli or gzip copy to a browser that takes it, the plain file otherwise', async () => {
+    const html = readFileSync(`${defaultWebRoot}/index.html`, 'utf8');
+    const asset = /src="(\/assets\/[^"]+\.js)"/.exec(html)![1]!;
+    const plain = readFileSync(`${defaultWebRoot}${asset}`);
+
+    const br = await rawGet(asset, 'gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(br.body.length).toBeLessThan(plain.length / 2);
+    expect(brotliDecompressSync(br.body).equals(plain)).toBe(true);
+
+    const gz = await rawGet(asset, 'gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).equals(plain)).toBe(true);
+
+    const identity = await rawGet(asset, 'identity');
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    expect(identity.body.equals(plain)).toBe(true);
+    expect(Number(identity.headers['content-length'])).toBe(plain.length);
+  });
+
   it('answers 404 for a missing asset and never leaves the web folder', async () => {
     expect((await fetch(`${server.url}/assets/nothing-here.js`)).status).toBe(404);
     const traversal = await fetch(`${server.url}/..%2f..%2fpackage.json`);
@@ -45,3 +68,17 @@ describe('serving the web app', () => {
     expect(res.body.error).toBe('ERR_ROUTE_NOT_FOUND');
   });
 });
+
+/** A GET that shows the bytes on the wire (fetch would decompress them). */
+function rawGet(path: string, acceptEncoding: string): Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = request(server.url + path, { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
