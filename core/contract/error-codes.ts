@@ -129,6 +129,10 @@ const ERROR_CODES = [
   'ERR_INVALID_API_TOKEN',
   'ERR_API_RATE_LIMIT',
   'ERR_IDEMPOTENCY_IN_PROGRESS',
+  // Outbound webhooks
+  'ERR_NO_WEBHOOK_FOUND',
+  'ERR_NO_WEBHOOK_DELIVERY_FOUND',
+  'ERR_WEBHOOK_INACTIVE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -113,6 +113,9 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_INVALID_API_TOKEN: 'Token inválido: gere um token na conexão e use-o como Bearer.',
     ERR_API_RATE_LIMIT: 'Muitas mensagens por minuto com este token. Aguarde e tente novamente.',
     ERR_IDEMPOTENCY_IN_PROGRESS: 'Um envio com esta chave de idempotência ainda está em andamento.',
+    ERR_NO_WEBHOOK_FOUND: 'Nenhum webhook encontrado com este ID.',
+    ERR_NO_WEBHOOK_DELIVERY_FOUND: 'Nenhuma entrega encontrada com este ID neste webhook.',
+    ERR_WEBHOOK_INACTIVE: 'Ative o webhook antes de reenviar as entregas dele.',
   },
   en: {
     ERR_BAD_REQUEST: 'Invalid request.',
@@ -221,6 +224,9 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_INVALID_API_TOKEN: 'Invalid token: generate one on the connection and send it as Bearer.',
     ERR_API_RATE_LIMIT: 'Too many messages a minute with this token. Wait and try again.',
     ERR_IDEMPOTENCY_IN_PROGRESS: 'A request with this idempotency key is still being handled.',
+    ERR_NO_WEBHOOK_FOUND: 'No webhook found with this ID.',
+    ERR_NO_WEBHOOK_DELIVERY_FOUND: 'No delivery of this webhook found with this ID.',
+    ERR_WEBHOOK_INACTIVE: 'Activate the webhook before resending its deliveries.',
   },
   es: {
     ERR_BAD_REQUEST: 'Solicitud inválida.',
@@ -329,5 +335,8 @@ export const errorTexts: Record<Language, ErrorTexts> = {
     ERR_INVALID_API_TOKEN: 'Token inválido: genere un token en la conexión y úselo como Bearer.',
     ERR_API_RATE_LIMIT: 'Demasiados mensajes por minuto con este token. Espere e inténtelo de nuevo.',
     ERR_IDEMPOTENCY_IN_PROGRESS: 'Un envío con esta clave de idempotencia todavía está en curso.',
+    ERR_NO_WEBHOOK_FOUND: 'No se encontró ningún webhook con este ID.',
+    ERR_NO_WEBHOOK_DELIVERY_FOUND: 'No se encontró ninguna entrega de este webhook con este ID.',
+    ERR_WEBHOOK_INACTIVE: 'Active el webhook antes de reenviar sus entregas.',
   },
 };
