@@ -226,6 +226,7 @@ describe('billing through Asaas: customers, card subscriptions, webhooks', () =>
 
   it('gives an invoice’s Pix charge from Asaas for the invoice’s value; its payment pays that invoice', async () => {
     const invoice = await openInvoice(a, '2099-03-28');
+    expect((await server.call('GET', '/api/billing/status', { token: a.admin.token })).body).toEqual({ provider: 'asaas', pix: true });
     const pix = await server.call('GET', `/api/invoices/${invoice.id}/pix`, { token: a.admin.token });
     expect(pix.status, JSON.stringify(pix.body)).toBe(200);
     expect(pix.body).toMatchObject({ invoiceId: invoice.id, value: 199.9, encodedImage: FAKE_QR_IMAGE });

@@ -93,6 +93,14 @@ describeE2E('billing through Asaas', () => {
       await invoices.getByRole('row', { name: /31\/01\/2099/ }).getByText('Pago', { exact: true }).waitFor();
       await invoices.getByRole('row', { name: /28\/02\/2099/ }).getByText('Em Aberto').waitFor();
       await shot(page, 'billing-asaas-invoices-light');
+      // The open invoice's Pix is Asaas's charge for it: its QR image and copy-and-paste code.
+      await invoices.getByRole('row', { name: /28\/02\/2099/ }).getByRole('button', { name: 'Pagar com Pix' }).click();
+      const pixDialog = page.getByRole('dialog', { name: 'Pagar com Pix' });
+      await pixDialog.getByRole('img', { name: 'Pagar com Pix' }).waitFor();
+      expect(await pixDialog.getByTestId('pix-payload').innerText()).toMatch(/^00020126PIXFAKEpay_\d+/);
+      await shot(page, 'billing-asaas-pix-light');
+      await pixDialog.getByRole('button', { name: 'Fechar' }).last().click();
+      await pixDialog.waitFor({ state: 'hidden' });
 
       await page.getByRole('tab', { name: 'Assinaturas' }).click();
       await page.getByTestId('subscriptions-table').getByText('MASTERCARD •••• 8829').waitFor();
