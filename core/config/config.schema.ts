@@ -151,6 +151,6 @@ export interface Config extends ConfigValues {
   mediaDir: string;
   webDir: string;
   version: string;
-  /** The ATENDE_PLUGIN_<NAME>_<KEY> variables, read against each plugin's config schema when it loads. */
+  /** The ATENDE_* variables, of which each plugin reads its ATENDE_PLUGIN_<NAME>_<KEY> and `configEnv` names when it loads. */
   pluginEnv: Record<string, string>;
 }

@@ -42,7 +42,8 @@ function fromEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
   return values;
 }
 
-const PLUGIN_ENV_PREFIX = 'ATENDE_PLUGIN_';
+/** Plugins read ATENDE_PLUGIN_<NAME>_<KEY>, and the ATENDE_ names their `configEnv` gives. */
+const PLUGIN_ENV_PREFIX = 'ATENDE_';
 
 function pluginEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   return Object.fromEntries(

@@ -122,6 +122,12 @@ export interface PluginDefinition<S extends PluginConfigSchema = PluginConfigSch
    * ATENDE_PLUGIN_<NAME>_<KEY>; validated at start-up, a bad value stops it. Parsed into `app.config`.
    */
   config?: S;
+  /**
+   * Other environment variables a config key also reads (`{ provider: 'ATENDE_BILLING_PROVIDER' }`),
+   * names of the `ATENDE_` family that an installer already knows. ATENDE_PLUGIN_<NAME>_<KEY> wins
+   * over them; they win over atende.config.json.
+   */
+  configEnv?: Record<string, string>;
   /** Migrations folder, relative to the plugin's entry module; run after the core's, whatever the flag. */
   migrations?: string;
   /** Authenticated routes under /api; the host answers 403 ERR_PLAN_FEATURE_DISABLED when the flag is off. */
@@ -187,6 +193,9 @@ export function pluginProblems(value: unknown): string[] {
     if (plugin[key] !== undefined && typeof plugin[key] !== 'function') problems.push(`${key} must be a function`);
   }
   if (plugin.rawBody !== undefined && typeof plugin.rawBody !== 'boolean') problems.push('rawBody must be true or false');
+  if (plugin.configEnv !== undefined && !mapsTo(plugin.configEnv, (name) => typeof name === 'string' && /^ATENDE_[A-Z0-9_]+$/.test(name))) {
+    problems.push('configEnv must map config keys to ATENDE_ variable names');
+  }
   if (plugin.events !== undefined && !mapsTo(plugin.events, isEventHook)) {
     problems.push('events must map event names to functions or { durable, handle } objects');
   }

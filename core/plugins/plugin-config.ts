@@ -38,7 +38,8 @@ export function resolvePluginConfig(definition: PluginDefinition, sources: Plugi
   if (!schema) return fromFile;
   const value: Record<string, unknown> = { ...fromFile };
   for (const key of Object.keys(schema.shape)) {
-    const raw = sources.pluginEnv[pluginEnvName(name, key)];
+    const alias = definition.configEnv?.[key];
+    const raw = sources.pluginEnv[pluginEnvName(name, key)] ?? (alias ? sources.pluginEnv[alias] : undefined);
     if (raw !== undefined) value[key] = envValue(raw);
   }
   const parsed = schema.safeParse(value);
@@ -46,6 +47,7 @@ export function resolvePluginConfig(definition: PluginDefinition, sources: Plugi
   const issue = parsed.error.issues[0]!;
   const key = issue.path.map(String).join('.');
   const top = String(issue.path[0] ?? '');
-  const where = top ? ` (atende.config.json pluginConfig.${name}.${top} or ${pluginEnvName(name, top)})` : '';
+  const alias = definition.configEnv?.[top];
+  const where = top ? ` (atende.config.json pluginConfig.${name}.${top} or ${pluginEnvName(name, top)}${alias ? ` or ${alias}` : ''})` : '';
   throw new ConfigError(`plugin ${name}: config ${key || 'value'}: ${issue.message}${where}`);
 }

@@ -5,8 +5,17 @@ import { z } from 'atende/plugin';
  * ATENDE_PLUGIN_BILLING_<KEY>). Without a provider, billing is off: no invoices are opened.
  */
 export const billingConfig = z.object({
-  /** manual: invoices paid by Pix to the platform's key and marked paid by a super user. */
-  provider: z.enum(['manual']).optional(),
+  /**
+   * manual: invoices paid by Pix to the platform's key and marked paid by a super user. asaas:
+   * cards and Pix charged through Asaas (REST API v3), invoices paid by its webhook.
+   */
+  provider: z.enum(['manual', 'asaas']).optional(),
+  /** Asaas's API address, /v3 included (its sandbox: https://api-sandbox.asaas.com/v3). */
+  asaasUrl: z.url({ protocol: /^https?$/ }).default('https://api.asaas.com/v3'),
+  /** The platform's Asaas API key, sent as the access_token header. */
+  asaasKey: z.string().trim().default(''),
+  /** The token Asaas sends in asaas-access-token with each webhook call; without it, webhooks are refused. */
+  asaasWebhookToken: z.string().trim().default(''),
   pixKey: z.string().trim().max(77).default(''),
   pixName: z.string().trim().max(25).default('Atende'),
   pixCity: z.string().trim().max(15).default('Sao Paulo'),
@@ -19,3 +28,14 @@ export const billingConfig = z.object({
 });
 
 export type BillingConfig = z.infer<typeof billingConfig>;
+
+/** The names the issue gave installers, read beside ATENDE_PLUGIN_BILLING_<KEY>. */
+export const billingConfigEnv: Record<string, string> = {
+  provider: 'ATENDE_BILLING_PROVIDER',
+  asaasUrl: 'ATENDE_ASAAS_URL',
+  asaasKey: 'ATENDE_ASAAS_KEY',
+  asaasWebhookToken: 'ATENDE_ASAAS_WEBHOOK_TOKEN',
+  pixKey: 'ATENDE_PIX_KEY',
+  pixName: 'ATENDE_PIX_NAME',
+  pixCity: 'ATENDE_PIX_CITY',
+};

@@ -2,10 +2,14 @@ import type { PluginApp } from 'atende/plugin';
 import type { BillingConfig } from './billing-config.js';
 import { InvoicesService } from './invoices/invoices.service.js';
 import { SignupService } from './signup/signup.service.js';
+import { SubscriptionsService } from './subscriptions/subscriptions.service.js';
+import { WebhookService } from './subscriptions/webhook.service.js';
 
 export interface BillingParts {
   invoices: InvoicesService;
   signup: SignupService;
+  subscriptions: SubscriptionsService;
+  webhook: WebhookService;
 }
 
 /** Keyed by the plugin's app: one server builds them once; a test process may run several servers. */
@@ -15,7 +19,8 @@ export function billingOf(app: PluginApp<BillingConfig>): BillingParts {
   let parts = built.get(app);
   if (!parts) {
     const invoices = new InvoicesService(app);
-    parts = { invoices, signup: new SignupService(app, invoices) };
+    const subscriptions = new SubscriptionsService(app);
+    parts = { invoices, signup: new SignupService(app, invoices), subscriptions, webhook: new WebhookService(app, invoices, subscriptions) };
     built.set(app, parts);
   }
   return parts;

@@ -19,6 +19,8 @@ export interface InvoicePixView {
   value: number;
   dueDate: string;
   payload: string;
+  /** The provider's QR image (PNG, base64), or null: the page draws the payload. */
+  encodedImage: string | null;
 }
 
 /** An invoices row (camelCase, as the query builder answers it) with its company's name. */

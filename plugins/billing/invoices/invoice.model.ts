@@ -16,4 +16,6 @@ export class Invoice extends BaseModel {
   paidBy!: string | null;
   notifiedAt!: string | null;
   remindedAt!: string | null;
+  /** The provider's payment that pays it (a subscription's charge or its Pix charge), or null. */
+  providerPaymentId!: string | null;
 }

@@ -10,7 +10,9 @@ export function invoicesRoutes(router: AppRouter, app: PluginApp<BillingConfig>)
   const invoices = billingOf(app).invoices;
 
   router.get('/billing/status', (ctx) => {
-    ctx.body = { provider: app.config.provider ?? null, pix: app.config.provider === 'manual' && app.config.pixKey !== '' };
+    // Pix is offered by Asaas for each invoice, or in manual mode once the platform's key is set.
+    const pix = app.config.provider === 'asaas' || (app.config.provider === 'manual' && app.config.pixKey !== '');
+    ctx.body = { provider: app.config.provider ?? null, pix };
   });
 
   router.get('/invoices/all', async (ctx) => {

@@ -13,7 +13,7 @@ import {
   type PluginApp,
 } from 'atende/plugin';
 import type { BillingConfig } from '../billing-config.js';
-import { pixPayload } from '../pix/br-code.js';
+import { pixQrCodeFor } from '../provider/provider-of.js';
 import { invoiceMail } from './invoice-mail.js';
 import { toInvoiceView, type InvoicePixView, type InvoiceView } from './invoice-view.js';
 import { Invoice } from './invoice.model.js';
@@ -86,44 +86,52 @@ export class InvoicesService {
     return { invoices, count: Number(count), hasMore: offset + invoices.length < Number(count) };
   }
 
-  /** GET /invoices/:id/pix: the static Pix code for this invoice's amount, to the platform's key. */
+  /** GET /invoices/:id/pix: the invoice's Pix code through the configured provider, for its own amount. */
   async pix(actor: AuthUser, id: number): Promise<InvoicePixView> {
-    const invoice = await this.find(actor, id);
-    if (this.config.provider !== 'manual') throw new ValidationError('Billing is off in this installation', undefined, ErrorCode.ERR_BILLING_OFF);
-    if (!this.config.pixKey) throw new ValidationError('No Pix key is configured', undefined, ErrorCode.ERR_PIX_NOT_CONFIGURED);
-    if (invoice.status === 'paid') throw new ConflictError(ErrorCode.ERR_INVOICE_ALREADY_PAID, 'This invoice is already paid');
-    const payload = pixPayload({
-      key: this.config.pixKey,
-      name: this.config.pixName,
-      city: this.config.pixCity,
-      amount: invoice.value,
-      txid: `FATURA${invoice.id}`,
-    });
-    return { invoiceId: invoice.id, value: invoice.value, dueDate: invoice.dueDate, payload };
+    await this.find(actor, id);
+    const code = await pixQrCodeFor(this.app, id);
+    return { invoiceId: code.invoiceId, value: code.value, dueDate: code.dueDate, payload: code.payload, encodedImage: code.encodedImage };
   }
 
   /**
-   * POST /invoices/:id/pay (super users, manual mode): the invoice paid at its own value, and the
-   * company's due date moved one period, in one transaction; then the company hears
-   * company-{id}-payment (CONCLUIDA) and its next invoice opens.
+   * POST /invoices/:id/pay (super users): the invoice paid at its own value (money that reached the
+   * platform outside the provider, a Pix in manual mode), as a provider's payment pays it.
    */
   async markPaid(actor: AuthUser, id: number): Promise<InvoiceView> {
     if (!actor.super) throw new ForbiddenError(ErrorCode.ERR_NO_PERMISSION);
-    if (this.config.provider !== 'manual') throw new ValidationError('Billing is off in this installation', undefined, ErrorCode.ERR_BILLING_OFF);
-    const companyId = await this.app.db.transaction(async (trx) => {
-      const query = Invoice.query(trx).findById(id);
-      const invoice = await (isPostgres(trx) ? query.forUpdate() : query);
-      if (!invoice) throw notFound();
-      if (invoice.status === 'paid') throw new ConflictError(ErrorCode.ERR_INVOICE_ALREADY_PAID, 'This invoice is already paid');
-      await invoice.$query(trx).patch({ status: 'paid', paidAt: new Date().toISOString(), paidValue: invoice.value, paidBy: 'manual' });
-      const timeZone = await this.app.services.settings.get(invoice.companyId, 'timezone', trx);
-      await this.app.services.companies.renew(invoice.companyId, todayIn(timeZone), trx);
-      return invoice.companyId;
+    if (!this.config.provider) throw new ValidationError('Billing is off in this installation', undefined, ErrorCode.ERR_BILLING_OFF);
+    const companyId = await this.app.db.transaction((trx) => this.settleIn(trx, id, { paidBy: 'manual' }));
+    await this.announcePaid(companyId);
+    return this.find(actor, id);
+  }
+
+  /**
+   * The one way an invoice gets paid (a super user's mark, a provider's webhook): the invoice paid,
+   * and the company's due date moved one period, inside `trx` with the invoice's row held. Answers
+   * the company's id; once `trx` commits, call `announcePaid`. 409 when it is already paid.
+   */
+  async settleIn(trx: Knex.Transaction, id: number, payment: { paidBy: string; paidValue?: number; providerPaymentId?: string }): Promise<number> {
+    const query = Invoice.query(trx).findById(id);
+    const invoice = await (isPostgres(trx) ? query.forUpdate() : query);
+    if (!invoice) throw notFound();
+    if (invoice.status === 'paid') throw new ConflictError(ErrorCode.ERR_INVOICE_ALREADY_PAID, 'This invoice is already paid');
+    await invoice.$query(trx).patch({
+      status: 'paid',
+      paidAt: new Date().toISOString(),
+      paidValue: payment.paidValue ?? invoice.value,
+      paidBy: payment.paidBy,
+      ...(payment.providerPaymentId ? { providerPaymentId: payment.providerPaymentId } : {}),
     });
+    const timeZone = await this.app.services.settings.get(invoice.companyId, 'timezone', trx);
+    await this.app.services.companies.renew(invoice.companyId, todayIn(timeZone), trx);
+    return invoice.companyId;
+  }
+
+  /** After a payment committed: the company hears company-{id}-payment (CONCLUIDA) and its next invoice opens. */
+  async announcePaid(companyId: number): Promise<void> {
     const company = await this.app.services.companies.get(companyId);
     this.app.realtime.publish(companyId, `company-${companyId}-payment`, { action: 'CONCLUIDA', company: { id: company.id, dueDate: company.dueDate } });
     await this.openFor(company.id);
-    return this.find(actor, id);
   }
 
   /**

@@ -16,10 +16,12 @@ export interface InvoicePix {
   value: number;
   dueDate: string;
   payload: string;
+  /** The provider's QR image (PNG, base64), or null. */
+  encodedImage: string | null;
 }
 
 export interface BillingStatus {
-  provider: 'manual' | null;
+  provider: 'manual' | 'asaas' | null;
   pix: boolean;
 }
 

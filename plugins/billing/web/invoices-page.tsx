@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
-import { App, Button, Flex, Grid, Popconfirm, Result, Space, Tag, theme, type TableColumnsType } from 'antd';
+import { App, Button, Flex, Grid, Input, Popconfirm, Result, Space, Tag, theme, type TableColumnsType } from 'antd';
 import { CheckOutlined, QrcodeOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { actionsColumn, api, errorText, formatDate, InfiniteTable, ListHeader, useApiQuery, useAuth, useCompanyClock, usePagedList } from 'atende/web';
 import { brl, invoiceState, type BillingStatus, type InvoiceRecord, type InvoiceState } from './invoice-record';
+import { CardBilling } from './card-billing';
 import { PixModal } from './pix-modal';
 
 const STATE_COLORS: Record<InvoiceState, string> = { paid: 'success', overdue: 'error', open: 'processing' };
@@ -112,12 +113,10 @@ export default function InvoicesPage() {
     ),
   ];
 
-  return (
-    <Flex vertical gap={8}>
-      <ListHeader
-        title={isSuper ? t('titleAll') : t('title', { name: user?.company.name ?? '' })}
-        search={{ value: search, onChange: setSearch, placeholder: t('searchPlaceholder') }}
-      />
+  const title = isSuper ? t('titleAll') : t('title', { name: user?.company.name ?? '' });
+  const searchBox = { value: search, onChange: setSearch, placeholder: t('searchPlaceholder') };
+  const table = (
+    <>
       <InfiniteTable<InvoiceRecord>
         columns={columns}
         items={list.items}
@@ -129,6 +128,30 @@ export default function InvoicesPage() {
         testId="invoices-table"
       />
       <PixModal invoiceId={pixOf} onClose={() => setPixOf(null)} />
+    </>
+  );
+
+  // With a card provider a company pays by subscription: its card, payments, subscriptions, invoices and plans.
+  if (status.data?.provider === 'asaas' && !isSuper) {
+    return (
+      <Flex vertical gap={8}>
+        <ListHeader title={title} />
+        <CardBilling
+          invoices={
+            <Flex vertical gap={8}>
+              <Input.Search allowClear value={search} onChange={(e) => setSearch(e.target.value)} placeholder={t('searchPlaceholder')} aria-label={t('searchPlaceholder')} style={{ maxWidth: 320 }} />
+              {table}
+            </Flex>
+          }
+        />
+      </Flex>
+    );
+  }
+
+  return (
+    <Flex vertical gap={8}>
+      <ListHeader title={title} search={searchBox} />
+      {table}
     </Flex>
   );
 }

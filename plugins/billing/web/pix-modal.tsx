@@ -23,7 +23,11 @@ export function PixModal({ invoiceId, onClose }: PixModalProps) {
         <Alert type="error" showIcon message={errorText(pix.error, t)} data-testid="pix-error" />
       ) : (
         <Flex vertical align="center" gap={16} data-testid="pix">
-          <QRCode value={pix.data.payload} size={220} bordered={false} />
+          {pix.data.encodedImage ? (
+            <img src={`data:image/png;base64,${pix.data.encodedImage}`} alt={t('pix.title')} width={220} height={220} style={{ imageRendering: 'pixelated' }} />
+          ) : (
+            <QRCode value={pix.data.payload} size={220} bordered={false} />
+          )}
           <Descriptions column={1} size="small" style={{ width: '100%' }}>
             <Descriptions.Item label={t('columns.value')}>{brl.format(pix.data.value)}</Descriptions.Item>
             <Descriptions.Item label={t('columns.dueDate')}>{formatDate(pix.data.dueDate)}</Descriptions.Item>

@@ -1,0 +1,40 @@
+/** What the {payment-provider} routes answer (spec §3 Subscription row, Payment); read by the web too. */
+
+/** A company's card subscription at the provider. */
+export interface SubscriptionView {
+  id: number;
+  companyId: number;
+  provider: string;
+  /** The provider's subscription id. */
+  subscriptionId: string;
+  /** The provider's customer id. */
+  customerId: string;
+  planId: number | null;
+  planName: string | null;
+  status: 'active' | 'inactive';
+  value: number;
+  cardLast4: string | null;
+  cardBrand: string | null;
+  createdAt: string;
+}
+
+/** A charge of a subscription, as the provider tells it. */
+export interface PaymentView {
+  id: string;
+  subscription: string | null;
+  customer: string;
+  value: number;
+  dueDate: string;
+  originalDueDate: string | null;
+  /** The provider's status code; the page names it. */
+  status: string;
+  billingType: string;
+  invoiceUrl: string | null;
+}
+
+/** GET /{payment-provider}/companhia/:companyId */
+export interface CustomerView {
+  customerId: string | null;
+  /** Whether the company has a CPF/CNPJ to create the customer with (else 'Criar Cliente' asks for one). */
+  hasDocument: boolean;
+}

@@ -1,0 +1,217 @@
+import {
+  ConflictError,
+  ErrorCode,
+  ForbiddenError,
+  isAdmin,
+  NotFoundError,
+  todayIn,
+  ValidationError,
+  type AuthUser,
+  type PluginApp,
+} from 'atende/plugin';
+import type { BillingConfig } from '../billing-config.js';
+import { customerIdOf, documentOf, ensureCustomer } from '../provider/customers.js';
+import type { PaymentProvider } from '../provider/payment-provider.js';
+import { providerOf } from '../provider/provider-of.js';
+import type { CustomerView, PaymentView, SubscriptionView } from './subscription-view.js';
+import type { CardFields } from './subscriptions.schema.js';
+
+/** Payments a page (POST …/load/payments/to/subscriptions). */
+export const PAYMENTS_PAGE_SIZE = 10;
+const NO_CUSTOMER = 'Não foi criado o cliente.';
+
+interface SubscriptionRow {
+  id: number;
+  companyId: number;
+  provider: string;
+  subscriptionId: string;
+  customerId: string;
+  planId: number | null;
+  status: 'active' | 'inactive';
+  value: string | number;
+  cardLast4: string | null;
+  cardBrand: string | null;
+  createdAt: string;
+}
+
+/**
+ * Card subscriptions at the payment provider (spec: Billing /financeiro, §7 Billing). A company's
+ * admins (and its financial users, whom the finance guard sends here) act on their own company;
+ * super users on any. The price is the plan's, read here; the card goes to the provider and is
+ * never stored.
+ */
+export class SubscriptionsService {
+  /** Companies with a subscription being created in this process: a double submit makes one. */
+  private readonly creating = new Set<number>();
+
+  constructor(private readonly app: PluginApp<BillingConfig>) {}
+
+  private get provider(): PaymentProvider {
+    const provider = providerOf(this.app);
+    if (!this.app.config.provider || !provider.cards) {
+      throw new ValidationError('Card payments need a payment provider; this installation bills by Pix', undefined, ErrorCode.ERR_NO_CARD_PAYMENTS);
+    }
+    return provider;
+  }
+
+  /** Another company's id answers 404, as if it did not exist; a user without the right, 403. */
+  private assertCompany(actor: AuthUser, companyId: number): void {
+    if (actor.super) return;
+    if (companyId !== actor.companyId) throw new NotFoundError(ErrorCode.ERR_NO_COMPANY_FOUND);
+    if (!isAdmin(actor) && !actor.financial) throw new ForbiddenError(ErrorCode.ERR_NO_PERMISSION);
+  }
+
+  private rows(companyId: number) {
+    return this.app.db('billing_subscriptions').where({ companyId, provider: this.provider.name });
+  }
+
+  private async view(rows: SubscriptionRow[]): Promise<SubscriptionView[]> {
+    const plans = new Map((await this.app.services.plans.list()).map((p) => [p.id, p.name]));
+    return rows.map((r) => ({
+      id: r.id,
+      companyId: r.companyId,
+      provider: r.provider,
+      subscriptionId: r.subscriptionId,
+      customerId: r.customerId,
+      planId: r.planId,
+      planName: r.planId === null ? null : (plans.get(r.planId) ?? null),
+      status: r.status,
+      value: Number(r.value),
+      cardLast4: r.cardLast4,
+      cardBrand: r.cardBrand,
+      createdAt: r.createdAt,
+    }));
+  }
+
+  private async active(companyId: number): Promise<SubscriptionRow | undefined> {
+    return (await this.rows(companyId).where('status', 'active').orderBy('id', 'desc').first()) as SubscriptionRow | undefined;
+  }
+
+  /** A subscription row `actor` may act on (404 otherwise, whatever the reason). */
+  private async visibleRow(actor: AuthUser, id: number): Promise<SubscriptionRow> {
+    const row = (await this.app.db('billing_subscriptions').where({ id }).first()) as SubscriptionRow | undefined;
+    if (!row || (!actor.super && row.companyId !== actor.companyId)) throw new NotFoundError(ErrorCode.ERR_NO_SUBSCRIPTION_FOUND, 'No such subscription');
+    this.assertCompany(actor, row.companyId);
+    return row;
+  }
+
+  /** GET /{provider}/companhia/:companyId */
+  async customer(actor: AuthUser, companyId: number): Promise<CustomerView> {
+    this.assertCompany(actor, companyId);
+    const provider = this.provider;
+    await this.app.services.companies.get(companyId);
+    return { customerId: await customerIdOf(this.app, provider, companyId), hasDocument: (await documentOf(this.app, companyId)) !== null };
+  }
+
+  /** POST /{provider}/companhia/create/customer: the company's customer, made once. */
+  async createCustomer(actor: AuthUser, companyId: number, cpfCnpj?: string): Promise<{ customerId: string }> {
+    this.assertCompany(actor, companyId);
+    return { customerId: await ensureCustomer(this.app, this.provider, companyId, cpfCnpj) };
+  }
+
+  /**
+   * POST /{provider}/companhia/create/subscriptions: a monthly card subscription at the plan's
+   * value, first charged on the company's due date (today when it is past). One active at a time.
+   */
+  async createSubscription(actor: AuthUser, companyId: number, card: CardFields, remoteIp: string): Promise<{ status: 'ACTIVE'; subscription: SubscriptionView }> {
+    this.assertCompany(actor, companyId);
+    const provider = this.provider;
+    const customerId = await customerIdOf(this.app, provider, companyId);
+    if (!customerId) throw new ValidationError(NO_CUSTOMER, { errors: [{ code: 'customer', description: NO_CUSTOMER }] }, ErrorCode.ERR_NO_PROVIDER_CUSTOMER);
+    if (this.creating.has(companyId) || (await this.active(companyId))) {
+      throw new ConflictError(ErrorCode.ERR_SUBSCRIPTION_EXISTS, 'A empresa já tem uma assinatura ativa');
+    }
+    this.creating.add(companyId);
+    try {
+      const company = await this.app.services.companies.get(companyId);
+      if (company.planId === null) throw new ValidationError('A empresa não tem plano', undefined, ErrorCode.ERR_NO_PLAN);
+      const plan = await this.app.services.plans.view(company.planId);
+      if (Number(plan.value) <= 0) throw new ValidationError('O plano da empresa é gratuito: não há o que cobrar', undefined, ErrorCode.ERR_FREE_PLAN);
+      const today = todayIn(await this.app.services.settings.get(companyId, 'timezone'));
+      const document = (await documentOf(this.app, companyId)) ?? '';
+      const created = await provider.createCardSubscription({
+        customerId,
+        companyId,
+        value: Number(plan.value),
+        nextDueDate: company.dueDate && company.dueDate > today ? company.dueDate : today,
+        description: `Plano ${plan.name} - ${company.name}`,
+        card,
+        holder: { name: card.holderName, email: company.email, cpfCnpj: document, phone: company.phone ?? '' },
+        remoteIp,
+      });
+      const now = new Date().toISOString();
+      const [row] = (await this.app
+        .db('billing_subscriptions')
+        .insert({
+          companyId,
+          provider: provider.name,
+          subscriptionId: created.id,
+          customerId,
+          planId: plan.id,
+          status: 'active',
+          value: Number(plan.value),
+          cardLast4: created.cardLast4,
+          cardBrand: created.cardBrand,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning('*')) as SubscriptionRow[];
+      return { status: 'ACTIVE', subscription: (await this.view([row!]))[0]! };
+    } finally {
+      this.creating.delete(companyId);
+    }
+  }
+
+  /** GET /{provider}/companhia/load/all/company/{provider}/by/:companyId: newest first. */
+  async list(actor: AuthUser, companyId: number): Promise<{ subscriptions: SubscriptionView[] }> {
+    this.assertCompany(actor, companyId);
+    const rows = (await this.rows(companyId).orderBy('id', 'desc')) as SubscriptionRow[];
+    return { subscriptions: await this.view(rows) };
+  }
+
+  /** POST /{provider}/companhia/load/payments/to/subscriptions: a page of the subscription's charges. */
+  async payments(actor: AuthUser, id: number, offset: number): Promise<{ data: PaymentView[]; hasMore: boolean }> {
+    const provider = this.provider;
+    const row = await this.visibleRow(actor, id);
+    return provider.listSubscriptionPayments(row.subscriptionId, offset, PAYMENTS_PAGE_SIZE);
+  }
+
+  /**
+   * POST /{provider}/change-plan/…: the company moves to `planId`; its subscription charges the
+   * new value from now on (its pending charges too), and so do its open invoices.
+   */
+  async changePlan(actor: AuthUser, companyId: number, planId: number): Promise<{ subscription: SubscriptionView }> {
+    this.assertCompany(actor, companyId);
+    const provider = this.provider;
+    const row = await this.active(companyId);
+    if (!row) throw new NotFoundError(ErrorCode.ERR_NO_SUBSCRIPTION_FOUND, 'A empresa não tem assinatura ativa');
+    const plan = await this.app.services.plans.view(planId);
+    if (Number(plan.value) <= 0) throw new ValidationError('Escolha um plano pago para a assinatura', undefined, ErrorCode.ERR_FREE_PLAN);
+    const company = await this.app.services.companies.get(companyId);
+    await provider.changePlan(row.subscriptionId, { value: Number(plan.value), description: `Plano ${plan.name} - ${company.name}` });
+    const now = new Date().toISOString();
+    await this.app.db.transaction(async (trx) => {
+      await trx('billing_subscriptions').where({ id: row.id }).update({ planId: plan.id, value: Number(plan.value), updatedAt: now });
+      // An open invoice not yet charged elsewhere follows the plan, so the new charge's amount matches it.
+      await trx('invoices').where({ companyId, status: 'open' }).whereNull('providerPaymentId').update({ detail: plan.name, value: Number(plan.value), updatedAt: now });
+    });
+    await this.app.services.companies.update(companyId, { planId: plan.id });
+    const updated = (await this.app.db('billing_subscriptions').where({ id: row.id }).first()) as SubscriptionRow;
+    return { subscription: (await this.view([updated]))[0]! };
+  }
+
+  /** DELETE /{provider}/remove/subscriptions/by-id/:id: cancelled at the provider, kept here as inactive. */
+  async remove(actor: AuthUser, id: number, companyId: number | undefined): Promise<void> {
+    const provider = this.provider;
+    const row = await this.visibleRow(actor, id);
+    if (companyId !== undefined && row.companyId !== companyId) throw new NotFoundError(ErrorCode.ERR_NO_SUBSCRIPTION_FOUND, 'No such subscription');
+    if (row.status !== 'active') throw new ConflictError(ErrorCode.ERR_SUBSCRIPTION_INACTIVE, 'Esta assinatura já foi removida');
+    await provider.cancelSubscription(row.subscriptionId);
+    await this.app.db('billing_subscriptions').where({ id: row.id }).update({ status: 'inactive', updatedAt: new Date().toISOString() });
+  }
+
+  /** The provider ended a subscription on its side (webhook): it is inactive here too. */
+  async ended(subscriptionId: string, db = this.app.db): Promise<number> {
+    return db('billing_subscriptions').where({ provider: providerOf(this.app).name, subscriptionId, status: 'active' }).update({ status: 'inactive', updatedAt: new Date().toISOString() });
+  }
+}
