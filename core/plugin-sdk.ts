@@ -39,6 +39,8 @@ export { botHolding, botLetsGo, type BotLink, type BotSessions } from './plugins
 export type { AppContext, AppRouter, AppState } from './http/context.js';
 export type { JobData, JobHandler, JobOptions, JobScheduler } from './jobs/job-engine.js';
 export { isAdmin, type AuthUser, type Profile } from './auth/auth-user.js';
+export { API_RESOURCES, API_SCOPES, type ApiAccess, type ApiResource, type ApiScope } from './auth/api-scopes.js';
+export type { BearerIdentity, BearerResolver } from './auth/bearer-tokens.js';
 export type { Logger } from './logger.js';
 export { isPostgres, type Database } from './db/database.js';
 export { BaseModel } from './db/base.model.js';

@@ -10,6 +10,7 @@ import type { Turn } from '../modules/pipeline/steps/conversation-steps.js';
 import { FEATURE_KEY, type PlanLabel, type PlanLimitDeclaration } from '../modules/plans/plan-catalogue.js';
 import type { MediaStorage } from '../storage/media-storage.js';
 import type { SecretBox } from '../auth/sealed-secrets.js';
+import type { BearerResolver } from '../auth/bearer-tokens.js';
 
 /**
  * The core services a plugin may call: the stable facade of the SDK. A service joins it here, in
@@ -60,6 +61,13 @@ export interface PluginApp<C = unknown> {
    * ERR_URL_NOT_ALLOWED unless the server's config has allowPrivateUrls).
    */
   outgoing: { checkUrl(url: string): Promise<URL>; allowPrivateUrls: boolean };
+  /**
+   * Another kind of bearer token on the app's own REST routes: `registerBearer('atk_', resolve)`
+   * (in `register`) makes a request carrying `Authorization: Bearer atk_…` act as the user and
+   * company `resolve` answers, with the admin profile, on the routes its scopes allow (see
+   * core/auth/api-scopes.ts); null from `resolve` answers 401. A prefix is one plugin's.
+   */
+  auth: { registerBearer(prefix: string, resolve: BearerResolver): void };
   /** Secrets stored sealed (AES-256-GCM) with the plugin's own key, derived from the server's config secret. */
   secrets: SecretBox;
   /**

@@ -214,6 +214,7 @@ export class PluginHost {
         checkUrl: (url) => checkOutgoingUrl(url, { allowPrivate: this.c.config.allowPrivateUrls }),
         allowPrivateUrls: this.c.config.allowPrivateUrls,
       },
+      auth: { registerBearer: (prefix, resolve) => this.c.services.auth.bearers.register(prefix, resolve, `plugin ${name}`) },
       secrets: sealedSecrets(this.c.config.jwtSecret, `plugin:${name}`),
       plugin: <T extends object>(other: string) => this.provision(other) as T | undefined,
     };
