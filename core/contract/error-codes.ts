@@ -129,6 +129,8 @@ const ERROR_CODES = [
   'ERR_INVALID_API_TOKEN',
   'ERR_API_RATE_LIMIT',
   'ERR_IDEMPOTENCY_IN_PROGRESS',
+  // Company API tokens
+  'ERR_NO_API_TOKEN_FOUND',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,4 +1,4 @@
-import { routeId, validate, type AppRouter, type PluginApp } from 'atende/plugin';
+import { ErrorCode, routeId, validate, type AppRouter, type PluginApp } from 'atende/plugin';
 import { apiTokensOf } from './api-tokens-of.js';
 import { createApiTokenSchema } from './api-tokens.schema.js';
 
@@ -17,7 +17,7 @@ export function apiTokenRoutes(router: AppRouter, app: PluginApp): void {
   });
 
   router.delete('/api-tokens/:id', async (ctx) => {
-    await tokens.revoke(ctx.state.user, routeId(ctx.params.id, 'ERR_API_TOKEN_NOT_FOUND'));
+    await tokens.revoke(ctx.state.user, routeId(ctx.params.id, ErrorCode.ERR_NO_API_TOKEN_FOUND));
     ctx.status = 204;
   });
 }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ForbiddenError, isAdmin, NotFoundError, PlanFeatureDisabledError, type ApiScope, type AuthUser, type BearerIdentity, type PluginApp } from 'atende/plugin';
+import { ErrorCode, ForbiddenError, isAdmin, NotFoundError, PlanFeatureDisabledError, type ApiScope, type AuthUser, type BearerIdentity, type PluginApp } from 'atende/plugin';
 import { CompanyApiToken } from './api-token.model.js';
 import type { ApiTokenScope, CompanyApiTokenView, NewCompanyApiToken } from './api-tokens.contract.js';
 import type { CreateApiTokenInput } from './api-tokens.schema.js';
@@ -7,7 +7,7 @@ import type { CreateApiTokenInput } from './api-tokens.schema.js';
 /** Recognizable in logs and secret scanners; 32 random bytes after it. */
 export const TOKEN_PREFIX = 'atk_';
 export const FLAG = 'useExternalApi';
-const NOT_FOUND = 'ERR_API_TOKEN_NOT_FOUND';
+const NOT_FOUND = ErrorCode.ERR_NO_API_TOKEN_FOUND;
 /** Last use is written at most this often per token, not on every request. */
 const LAST_USED_EVERY_MS = 60_000;
 
