@@ -37,6 +37,7 @@ export type { Change, TicketChanges, TicketPlace } from './events/catalogue.js';
 export type { BotLinks, Turn } from './modules/pipeline/steps/conversation-steps.js';
 export { botHolding, botLetsGo, type BotLink, type BotSessions } from './plugins/bot-hold.js';
 export type { AppContext, AppRouter, AppState } from './http/context.js';
+export type { DocMethod, RouteDoc } from './http/api-docs.js';
 export type { JobData, JobHandler, JobOptions, JobScheduler } from './jobs/job-engine.js';
 export { isAdmin, type AuthUser, type Profile } from './auth/auth-user.js';
 export { API_RESOURCES, API_SCOPES, type ApiAccess, type ApiResource, type ApiScope } from './auth/api-scopes.js';

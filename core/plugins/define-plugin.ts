@@ -11,6 +11,7 @@ import { FEATURE_KEY, type PlanLabel, type PlanLimitDeclaration } from '../modul
 import type { MediaStorage } from '../storage/media-storage.js';
 import type { SecretBox } from '../auth/sealed-secrets.js';
 import type { BearerResolver } from '../auth/bearer-tokens.js';
+import type { RouteDoc } from '../http/api-docs.js';
 
 /**
  * The core services a plugin may call: the stable facade of the SDK. A service joins it here, in
@@ -136,6 +137,12 @@ export interface PluginDefinition<S extends PluginConfigSchema = PluginConfigSch
   routes?(router: AppRouter, app: PluginApp<C>): void;
   /** Routes under /api with no authentication nor flag check (webhooks); they check what they need. */
   publicRoutes?(router: AppRouter, app: PluginApp<C>): void;
+  /**
+   * Descriptions of the plugin's routes that API clients may call (those an API token's scopes
+   * reach, and public ones meant for other systems), with the zod schemas the routes validate
+   * with: they join the OpenAPI document at GET /api/openapi.json.
+   */
+  apiDocs?: RouteDoc[];
   /** Keep the request body's bytes in `ctx.state.rawBody` on the public routes (webhook signatures). */
   rawBody?: boolean;
   /** Job definitions; a job whose data has a companyId is skipped when the flag is off for it at run time. */
@@ -194,6 +201,7 @@ export function pluginProblems(value: unknown): string[] {
   for (const key of ['routes', 'publicRoutes', 'jobs', 'provides', 'register', 'bootstrap', 'destroy'] as const) {
     if (plugin[key] !== undefined && typeof plugin[key] !== 'function') problems.push(`${key} must be a function`);
   }
+  if (plugin.apiDocs !== undefined && !Array.isArray(plugin.apiDocs)) problems.push('apiDocs must be a list of route descriptions');
   if (plugin.rawBody !== undefined && typeof plugin.rawBody !== 'boolean') problems.push('rawBody must be true or false');
   if (plugin.events !== undefined && !mapsTo(plugin.events, isEventHook)) {
     problems.push('events must map event names to functions or { durable, handle } objects');
