@@ -11,6 +11,12 @@ export interface AuthUser {
   profile: Profile;
   super: boolean;
   financial: boolean;
+  /**
+   * Set when the caller is a company API token rather than a person's session: the token's id,
+   * for the log and for whatever records who did something. Such a caller acts with the admin
+   * profile inside its scopes only (core/auth/api-scopes.ts).
+   */
+  apiTokenId?: number;
 }
 
 export function isAdmin(user: AuthUser): boolean {

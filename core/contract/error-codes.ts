@@ -146,6 +146,8 @@ const ERROR_CODES = [
   'ERR_NO_WEBHOOK_FOUND',
   'ERR_NO_WEBHOOK_DELIVERY_FOUND',
   'ERR_WEBHOOK_INACTIVE',
+  // Company API tokens
+  'ERR_NO_API_TOKEN_FOUND',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -29,6 +29,15 @@ import { ticketsRoutes } from '../modules/tickets/tickets.routes.js';
 import { ticketNotesRoutes } from '../modules/tickets/ticket-notes.routes.js';
 import { dashboardRoutes } from '../modules/dashboard/dashboard.routes.js';
 import { ErrorCode } from '../contract/error-codes.js';
+import type { RouteDoc } from './api-docs.js';
+import { apiDocsRoutes } from './api-docs.routes.js';
+import { ticketsDocs } from '../modules/tickets/tickets.routes.js';
+import { ticketNotesDocs } from '../modules/tickets/ticket-notes.routes.js';
+import { messagesDocs } from '../modules/messages/messages.routes.js';
+import { mediaDocs } from '../modules/media/media.routes.js';
+import { contactsDocs } from '../modules/contacts/contacts.routes.js';
+import { tagsDocs } from '../modules/tags/tags.routes.js';
+import { queuesDocs } from '../modules/queues/queues.routes.js';
 
 export const JSON_BODY_LIMIT = '1mb';
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -57,10 +66,14 @@ const coreRoutes: ((c: Container) => AppRouter)[] = [
   dashboardRoutes,
 ];
 
+/** The core's routes that API clients may call, described for the OpenAPI document. */
+const coreDocs: RouteDoc[] = [...ticketsDocs, ...ticketNotesDocs, ...messagesDocs, ...mediaDocs, ...contactsDocs, ...tagsDocs, ...queuesDocs];
+
 export interface HttpApp {
   app: Koa<AppState>;
   /** Every API route (method and full path): what the route-walking tests cover. */
   routes: ApiRoute[];
+
 }
 
 export interface ApiRoute {
@@ -73,6 +86,8 @@ export interface PluginRouter {
   owner: string;
   router: AppRouter;
   rawBody: boolean;
+  /** Its routes' descriptions for the OpenAPI document. */
+  docs?: RouteDoc[];
 }
 
 /**
@@ -85,7 +100,8 @@ export function createHttpApp(c: Container, plugins: PluginRouter[] = []): HttpA
   api.get('/version', (ctx) => {
     ctx.body = { version: c.config.version };
   });
-  const core = coreRoutes.map((make) => make(c));
+  const docs = [...coreDocs, ...plugins.flatMap((p) => p.docs ?? [])];
+  const core = [...coreRoutes.map((make) => make(c)), apiDocsRoutes(c, docs)];
   assertNoShadowing(
     [{ owner: 'the core', method: 'GET', path: '/version' }, ...core.flatMap((router) => ownedRoutes('the core', router))],
     plugins.flatMap(({ owner, router }) => ownedRoutes(owner, router)),

@@ -4,13 +4,16 @@ import { ForbiddenError, UnauthorizedError } from '../errors.js';
 import type { Container } from '../container.js';
 import type { AppContext } from './context.js';
 
-/** Bearer access token → ctx.state.user, checked against the users table on every request. */
+/**
+ * Bearer access token → ctx.state.user, checked against the users table on every request; a
+ * company API token (a registered prefix) is checked against the route's scope as well.
+ */
 export function requireAuth(c: Container) {
   return async (ctx: AppContext, next: Next): Promise<void> => {
     const header = ctx.get('Authorization');
     const [scheme, token] = header.split(' ');
     if (scheme !== 'Bearer' || !token) throw new UnauthorizedError();
-    ctx.state.user = await c.services.auth.authenticate(token);
+    ctx.state.user = await c.services.auth.authenticateRequest(token, ctx.method, ctx.path);
     await next();
   };
 }

@@ -10,6 +10,8 @@ import type { Turn } from '../modules/pipeline/steps/conversation-steps.js';
 import { FEATURE_KEY, type PlanLabel, type PlanLimitDeclaration } from '../modules/plans/plan-catalogue.js';
 import type { MediaStorage } from '../storage/media-storage.js';
 import type { SecretBox } from '../auth/sealed-secrets.js';
+import type { BearerResolver } from '../auth/bearer-tokens.js';
+import type { RouteDoc } from '../http/api-docs.js';
 
 /**
  * The core services a plugin may call: the stable facade of the SDK. A service joins it here, in
@@ -60,6 +62,13 @@ export interface PluginApp<C = unknown> {
    * ERR_URL_NOT_ALLOWED unless the server's config has allowPrivateUrls).
    */
   outgoing: { checkUrl(url: string): Promise<URL>; allowPrivateUrls: boolean };
+  /**
+   * Another kind of bearer token on the app's own REST routes: `registerBearer('atk_', resolve)`
+   * (in `register`) makes a request carrying `Authorization: Bearer atk_…` act as the user and
+   * company `resolve` answers, with the admin profile, on the routes its scopes allow (see
+   * core/auth/api-scopes.ts); null from `resolve` answers 401. A prefix is one plugin's.
+   */
+  auth: { registerBearer(prefix: string, resolve: BearerResolver): void };
   /** Secrets stored sealed (AES-256-GCM) with the plugin's own key, derived from the server's config secret. */
   secrets: SecretBox;
   /**
@@ -134,6 +143,12 @@ export interface PluginDefinition<S extends PluginConfigSchema = PluginConfigSch
   routes?(router: AppRouter, app: PluginApp<C>): void;
   /** Routes under /api with no authentication nor flag check (webhooks); they check what they need. */
   publicRoutes?(router: AppRouter, app: PluginApp<C>): void;
+  /**
+   * Descriptions of the plugin's routes that API clients may call (those an API token's scopes
+   * reach, and public ones meant for other systems), with the zod schemas the routes validate
+   * with: they join the OpenAPI document at GET /api/openapi.json.
+   */
+  apiDocs?: RouteDoc[];
   /** Keep the request body's bytes in `ctx.state.rawBody` on the public routes (webhook signatures). */
   rawBody?: boolean;
   /** Job definitions; a job whose data has a companyId is skipped when the flag is off for it at run time. */
@@ -192,6 +207,7 @@ export function pluginProblems(value: unknown): string[] {
   for (const key of ['routes', 'publicRoutes', 'jobs', 'provides', 'register', 'bootstrap', 'destroy'] as const) {
     if (plugin[key] !== undefined && typeof plugin[key] !== 'function') problems.push(`${key} must be a function`);
   }
+  if (plugin.apiDocs !== undefined && !Array.isArray(plugin.apiDocs)) problems.push('apiDocs must be a list of route descriptions');
   if (plugin.rawBody !== undefined && typeof plugin.rawBody !== 'boolean') problems.push('rawBody must be true or false');
   if (plugin.configEnv !== undefined && !mapsTo(plugin.configEnv, (name) => typeof name === 'string' && /^ATENDE_[A-Z0-9_]+$/.test(name))) {
     problems.push('configEnv must map config keys to ATENDE_ variable names');

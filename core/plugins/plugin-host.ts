@@ -139,16 +139,18 @@ export class PluginHost {
     for (const plugin of this.plugins) {
       const { definition, app } = plugin;
       const owner = `plugin ${definition.name}`;
+      // Each router carries the descriptions of its own routes.
+      const docsOf = (router: AppRouter) => (definition.apiDocs ?? []).filter((doc) => router.match(doc.path, doc.method).route);
       if (definition.routes) {
         const router = this.router(plugin, 'routes', (r) => definition.routes!(r, app));
         const guards = [requireAuth(this.c)];
         if (definition.flag) guards.push(this.flagGuard(definition.flag));
         for (const layer of router.stack) layer.stack.unshift(...guards);
-        routers.push({ owner, router, rawBody: false });
+        routers.push({ owner, router, rawBody: false, docs: docsOf(router) });
       }
       if (definition.publicRoutes) {
         const router = this.router(plugin, 'publicRoutes', (r) => definition.publicRoutes!(r, app));
-        routers.push({ owner, router, rawBody: definition.rawBody === true });
+        routers.push({ owner, router, rawBody: definition.rawBody === true, docs: docsOf(router) });
       }
     }
     return routers;
@@ -214,6 +216,7 @@ export class PluginHost {
         checkUrl: (url) => checkOutgoingUrl(url, { allowPrivate: this.c.config.allowPrivateUrls }),
         allowPrivateUrls: this.c.config.allowPrivateUrls,
       },
+      auth: { registerBearer: (prefix, resolve) => this.c.services.auth.bearers.register(prefix, resolve, `plugin ${name}`) },
       secrets: sealedSecrets(this.c.config.jwtSecret, `plugin:${name}`),
       plugin: <T extends object>(other: string) => this.provision(other) as T | undefined,
     };

@@ -1,6 +1,7 @@
 import { definePlugin, z } from 'atende/plugin';
 import { sendRoutes, tokenRoutes } from './messages-api.routes.js';
 import { messagesApiOf } from './messages-api-of.js';
+import { sendDocs } from './send.schema.js';
 
 /** Idempotency answers older than a day are swept hourly. */
 const SWEEP_JOB = 'messages-api.sweep';
@@ -14,6 +15,7 @@ export default definePlugin({
   web: 'web',
   routes: tokenRoutes,
   publicRoutes: sendRoutes,
+  apiDocs: sendDocs,
   jobs(jobs, app) {
     jobs.define(SWEEP_JOB, () => messagesApiOf(app).sender.sweep());
   },

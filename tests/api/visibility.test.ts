@@ -154,6 +154,8 @@ const notTicketScoped: Record<string, string> = {
   'DELETE /api/campaign-opt-outs/:id': OPT_OUT,
   'POST /api/messages-api/tokens/:whatsappId': "a connection's messages API token, admins only: no ticket (tests/api/messages-api.test.ts)",
   'DELETE /api/messages-api/tokens/:whatsappId': "a connection's messages API token, admins only: no ticket (tests/api/messages-api.test.ts)",
+  'DELETE /api/api-tokens/:id': "a company API token, admins only, another company's 404: no ticket (tests/api/api-tokens.test.ts)",
+  'GET /api/docs/:file': 'a file of the API docs viewer, public: no record (tests/api/openapi.test.ts)',
   'POST /api/campaigns/:id/cancel': CAMPAIGN,
   'POST /api/campaigns/:id/restart': CAMPAIGN,
   'GET /api/campaigns/:id/report': CAMPAIGN,

@@ -11,6 +11,8 @@ import type { UsersService } from '../users/users.service.js';
 import type { LoginInput } from './auth.schema.js';
 import { LoginRateLimiter } from './login-rate-limiter.js';
 import { ErrorCode } from '../../contract/error-codes.js';
+import { requiredScope, scopeAllows } from '../../auth/api-scopes.js';
+import { BearerTokens } from '../../auth/bearer-tokens.js';
 
 const DEFAULT_TIMEZONE = SETTINGS.timezone.default;
 /** How long a just-rotated refresh token is still accepted (tabs refreshing at the same time). */
@@ -51,6 +53,8 @@ function brazilianDate(date: string): string {
 export class AuthService {
   /** A hash nobody can match, checked for unknown e-mails (computed once, in the background). */
   private readonly dummyHash = hashPassword(randomPassword());
+  /** Bearer tokens of other kinds than the session's (a plugin's company API tokens). */
+  readonly bearers = new BearerTokens();
 
   constructor(
     private readonly infra: Infrastructure,
@@ -66,6 +70,26 @@ export class AuthService {
     if (!row || row.tokenVersion !== claims.tokenVersion) throw new UnauthorizedError();
     const { id, companyId, name, email, profile, financial } = row;
     return { id, companyId, name, email, profile, super: row.super, financial };
+  }
+
+  /**
+   * The caller of an HTTP request: a session's JWT, or a registered kind of bearer token (by its
+   * prefix). A token acts through an admin of its company with the admin profile, never as a super
+   * user, and only on the routes its scopes name (403 elsewhere); an unknown or revoked one, or one
+   * whose user is gone or no longer an admin there, answers 401 ERR_INVALID_API_TOKEN.
+   */
+  async authenticateRequest(token: string, method: string, path: string): Promise<AuthUser> {
+    const resolve = this.bearers.resolverOf(token);
+    if (!resolve) return this.authenticate(token);
+    const identity = await resolve(token);
+    const user = identity ? await this.users.findWithCompany({ id: identity.userId }) : undefined;
+    if (!identity || !user || user.companyId !== identity.companyId || (user.profile !== 'admin' && !user.super)) throw new UnauthorizedError(ErrorCode.ERR_INVALID_API_TOKEN, 'This API token is not valid');
+    const needed = requiredScope(method, path);
+    if (!needed) throw new ForbiddenError(ErrorCode.ERR_NO_PERMISSION, 'API tokens may not use this route');
+    if (!scopeAllows(identity.scopes, needed)) throw new ForbiddenError(ErrorCode.ERR_NO_PERMISSION, `This API token lacks the ${needed} scope`);
+    this.assertMayEnter({ super: false, financial: false }, user.company);
+    const { id, companyId, name, email } = user;
+    return { id, companyId, name, email, profile: 'admin', super: false, financial: false, apiTokenId: identity.tokenId };
   }
 
   /** `address` is the client's IP, for the per-address failure limit. */

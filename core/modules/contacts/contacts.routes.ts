@@ -9,10 +9,27 @@ import { routeId, validate } from '../../http/validate.js';
 import { AppError, ValidationError } from '../../errors.js';
 import { createContactSchema, listAllQuery, listContactsQuery, updateContactSchema } from './contacts.schema.js';
 import { ErrorCode } from '../../contract/error-codes.js';
+import { z } from 'zod';
+import type { RouteDoc } from '../../http/api-docs.js';
+import { contactDetailSchema, contactViewSchema } from '../../contract/view-schemas.js';
 
 const NOT_FOUND = ErrorCode.ERR_NO_CONTACT_FOUND;
 export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
 const IMPORT_EXTENSIONS = /\.(csv|xlsx|xls)$/i;
+
+/** The public routes' descriptions (GET /api/openapi.json), with the schemas the routes validate with. */
+const importFile = { fields: z.object({}), files: 'file' };
+export const contactsDocs: RouteDoc[] = [
+  { method: 'GET', path: '/contacts', tag: 'contacts', summary: 'List contacts', query: listContactsQuery, answer: { status: 200, description: 'A page of contacts', schema: z.object({ contacts: z.array(contactViewSchema), count: z.number().int(), hasMore: z.boolean() }) } },
+  { method: 'GET', path: '/contacts/list', tag: 'contacts', summary: 'Every contact, id, name and number', query: listAllQuery, answer: { status: 200, description: 'The contacts', schema: z.array(z.object({ id: z.number().int(), name: z.string(), number: z.string() })) } },
+  { method: 'GET', path: '/contacts/export', tag: 'contacts', summary: 'Export the contacts as CSV', answer: { status: 200, description: 'A CSV file' } },
+  { method: 'POST', path: '/contacts/import/preview', tag: 'contacts', summary: 'Preview a spreadsheet import', description: 'An .xlsx or .csv in the field file; nothing is written.', multipart: importFile, answer: { status: 200, description: 'What the import would do' } },
+  { method: 'POST', path: '/contacts/import/file', tag: 'contacts', summary: 'Import a spreadsheet of contacts', multipart: importFile, answer: { status: 200, description: 'What the import did' } },
+  { method: 'GET', path: '/contacts/:id', tag: 'contacts', summary: 'Show a contact', answer: { status: 200, description: 'The contact', schema: contactDetailSchema } },
+  { method: 'POST', path: '/contacts', tag: 'contacts', summary: 'Create a contact', body: createContactSchema, answer: { status: 201, description: 'The contact', schema: contactDetailSchema } },
+  { method: 'PUT', path: '/contacts/:id', tag: 'contacts', summary: 'Update a contact', body: updateContactSchema, answer: { status: 200, description: 'The contact', schema: contactDetailSchema } },
+  { method: 'DELETE', path: '/contacts/:id', tag: 'contacts', summary: 'Delete a contact', answer: { status: 204, description: 'Deleted' } },
+];
 
 /** Multipart for the import routes only (the app's body parser refuses it): one file, 5 MB at most. */
 const importUpload = koaBody({

@@ -3,6 +3,13 @@ import Router from '@koa/router';
 import type { Container } from '../../container.js';
 import { requireAuth } from '../../http/auth.middleware.js';
 import type { AppRouter, AppState } from '../../http/context.js';
+import { z } from 'zod';
+import type { RouteDoc } from '../../http/api-docs.js';
+
+/** The public route's description (GET /api/openapi.json). */
+export const mediaDocs: RouteDoc[] = [
+  { method: 'GET', path: '/media/:file', tag: 'messages', summary: "A message's file", description: "The file a message's mediaUrl names.", params: z.object({ file: z.string() }), answer: { status: 200, description: 'The file\'s bytes' } },
+];
 
 /** Shown in the page rather than downloaded; everything else is sent as an attachment. */
 const INLINE = /^(image|audio|video)\//;

@@ -7,11 +7,31 @@ import { multipartBody, takeUploads } from '../media/media-upload.js';
 import { editMessageSchema, listMessagesQuery, sendMediaFieldsSchema, sendMessageSchema } from './messages.schema.js';
 import type { SendRequest } from './messages.service.js';
 import { ErrorCode } from '../../contract/error-codes.js';
+import { z } from 'zod';
+import type { RouteDoc } from '../../http/api-docs.js';
+import { messagePageSchema, messageViewSchema } from '../../contract/view-schemas.js';
 
 const NO_TICKET = ErrorCode.ERR_NO_TICKET_FOUND;
 const NO_MESSAGE = ErrorCode.ERR_NO_MESSAGE_FOUND;
 /** Files one message request may carry. */
 const MAX_FILES = 10;
+
+/** The public routes' descriptions (GET /api/openapi.json), with the schemas the routes validate with. */
+export const messagesDocs: RouteDoc[] = [
+  { method: 'GET', path: '/messages/:ticketId', tag: 'messages', summary: "A ticket's messages", description: '20 a page from the newest, each page oldest first.', query: listMessagesQuery, answer: { status: 200, description: 'A page of messages', schema: messagePageSchema } },
+  {
+    method: 'POST',
+    path: '/messages/:ticketId',
+    tag: 'messages',
+    summary: 'Send on a ticket',
+    description: 'A text (JSON), or files (multipart, the body as the first caption), queued for sending. The ticket must be open.',
+    body: sendMessageSchema,
+    multipart: { fields: sendMediaFieldsSchema, files: 'medias' },
+    answer: { status: 201, description: 'The queued messages', schema: z.object({ messages: z.array(messageViewSchema) }) },
+  },
+  { method: 'DELETE', path: '/messages/:id', tag: 'messages', summary: 'Delete a sent message for everyone', answer: { status: 200, description: 'The message, deleted', schema: messageViewSchema } },
+  { method: 'PUT', path: '/messages/:id', tag: 'messages', summary: 'Edit a sent text', body: editMessageSchema, answer: { status: 200, description: 'The message, edited', schema: messageViewSchema } },
+];
 
 /** Multipart only when the request is multipart: the same route takes JSON (the app's parser). */
 const multipartMedias = multipartBody({ maxFiles: MAX_FILES, optional: true });

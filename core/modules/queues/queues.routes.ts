@@ -5,6 +5,18 @@ import { requireAdmin, requireAuth } from '../../http/auth.middleware.js';
 import { routeId, validate } from '../../http/validate.js';
 import { listQueuesQuery, queueCreateSchema, queueUpdateSchema } from './queues.schema.js';
 import { ErrorCode } from '../../contract/error-codes.js';
+import { z } from 'zod';
+import type { RouteDoc } from '../../http/api-docs.js';
+import { queueViewSchema } from '../../contract/view-schemas.js';
+
+/** The public routes' descriptions (GET /api/openapi.json), with the schemas the routes validate with. */
+export const queuesDocs: RouteDoc[] = [
+  { method: 'GET', path: '/queue', tag: 'queues', summary: 'List queues', query: listQueuesQuery, answer: { status: 200, description: 'The queues', schema: z.array(queueViewSchema) } },
+  { method: 'GET', path: '/queue/:id', tag: 'queues', summary: 'Show a queue', answer: { status: 200, description: 'The queue', schema: queueViewSchema } },
+  { method: 'POST', path: '/queue', tag: 'queues', summary: 'Create a queue', body: queueCreateSchema, answer: { status: 201, description: 'The queue', schema: queueViewSchema } },
+  { method: 'PUT', path: '/queue/:id', tag: 'queues', summary: 'Update a queue', body: queueUpdateSchema, answer: { status: 200, description: 'The queue', schema: queueViewSchema } },
+  { method: 'DELETE', path: '/queue/:id', tag: 'queues', summary: 'Delete a queue', answer: { status: 204, description: 'Deleted' } },
+];
 
 /** /api/queue: every user of the company reads the queues; admins write them. */
 export function queuesRoutes(c: Container): AppRouter {

@@ -5,6 +5,20 @@ import type { AppRouter, AppState } from '../../http/context.js';
 import { routeId, validate } from '../../http/validate.js';
 import { createTagSchema, listTagsQuery, syncTagsSchema, updateTagSchema } from './tags.schema.js';
 import { ErrorCode } from '../../contract/error-codes.js';
+import { z } from 'zod';
+import type { RouteDoc } from '../../http/api-docs.js';
+import { tagViewSchema } from '../../contract/view-schemas.js';
+
+/** The public routes' descriptions (GET /api/openapi.json), with the schemas the routes validate with. */
+export const tagsDocs: RouteDoc[] = [
+  { method: 'GET', path: '/tags', tag: 'tags', summary: 'List tags', query: listTagsQuery, answer: { status: 200, description: 'A page of tags', schema: z.object({ tags: z.array(tagViewSchema), count: z.number().int(), hasMore: z.boolean() }) } },
+  { method: 'GET', path: '/tags/list', tag: 'tags', summary: 'Every tag', answer: { status: 200, description: 'The tags', schema: z.array(tagViewSchema) } },
+  { method: 'POST', path: '/tags/sync', tag: 'tags', summary: "Replace a ticket's tags", body: syncTagsSchema, answer: { status: 200, description: "The ticket's tags" } },
+  { method: 'GET', path: '/tags/:id', tag: 'tags', summary: 'Show a tag', answer: { status: 200, description: 'The tag', schema: tagViewSchema } },
+  { method: 'POST', path: '/tags', tag: 'tags', summary: 'Create a tag', body: createTagSchema, answer: { status: 201, description: 'The tag', schema: tagViewSchema } },
+  { method: 'PUT', path: '/tags/:id', tag: 'tags', summary: 'Update a tag', body: updateTagSchema, answer: { status: 200, description: 'The tag', schema: tagViewSchema } },
+  { method: 'DELETE', path: '/tags/:id', tag: 'tags', summary: 'Delete a tag', answer: { status: 204, description: 'Deleted' } },
+];
 
 /** /api/tags: every user of a company; the service holds who may delete and set the kanban flag. */
 export function tagsRoutes(c: Container): AppRouter {
