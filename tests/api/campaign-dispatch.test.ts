@@ -182,7 +182,7 @@ describe('campaign dispatch', () => {
     expect(messages.map((m) => m.id)).toEqual(rows.map((r) => r.waMessageId));
   });
 
-  it('with confirmation on asks first, sends the message after the reply, and an opt-out word confirms nothing', async () => {
+  it('with confirmation on asks first, sends the message after the reply; an opt-out word confirms nothing and ends that contact, so the campaign finishes', async () => {
     const { t, connection } = await fresh('Confirmação');
     const [ana, bia] = people(2, 400);
     const id = await createCampaign(t.companyId, {
@@ -196,14 +196,22 @@ describe('campaign dispatch', () => {
     expect(asked.campaign.status).toBe('EM_ANDAMENTO');
     expect((await sentTo(t, connection)).get(ana!.number)).toEqual([`${ana!.name}, podemos enviar a oferta? Responda qualquer coisa`]);
 
-    await customerWrites(server, t, connection, { from: ana!.number, body: 'pode sim' });
     await customerWrites(server, t, connection, { from: bia!.number, body: 'sair' });
+    // Bia's answer was an opt-out word: she is skipped, and with Ana still awaiting the campaign runs on.
+    const optedOut = await until(t, id, (r) => r.counts.skipped === 1, 'the opted-out contact skipped');
+    expect(optedOut).toMatchObject({ optOuts: 1, confirmations: 0, counts: { awaiting: 1 } });
+    expect(optedOut.campaign.status).toBe('EM_ANDAMENTO');
+
+    await customerWrites(server, t, connection, { from: ana!.number, body: 'pode sim' });
     await eventually(async () => (await sentTo(t, connection)).get(ana!.number)?.length === 2, 15_000, 'the confirmed message');
     expect((await sentTo(t, connection)).get(ana!.number)![1]).toBe(`Aqui está sua oferta, ${ana!.name}`);
-    const after = await until(t, id, (r) => r.confirmations === 1, 'the confirmation count');
-    // Bia's answer was an opt-out word: never sent the offer, only the opt-out's own confirmation; the campaign waits for her window.
-    expect(after.counts).toMatchObject({ awaiting: 1 });
-    expect(after.campaign.status).toBe('EM_ANDAMENTO');
+    // Every contact has a final state: FINALIZADA, without waiting for Bia's confirmation window.
+    const done = await until(t, id, (r) => r.campaign.status === 'FINALIZADA', 'FINALIZADA');
+    expect(done.confirmations).toBe(1);
+    expect(done.counts).toMatchObject({ awaiting: 0, pending: 0, queued: 0, skipped: 1 });
+    expect(await shippings(id)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ number: bia!.number, state: 'skipped' })]),
+    );
     const toBia = await eventually(async () => (await sentTo(t, connection)).get(bia!.number)?.length === 2 && (await sentTo(t, connection)).get(bia!.number));
     expect(toBia).toEqual([`${bia!.name}, podemos enviar a oferta? Responda qualquer coisa`, 'Pronto! Você não receberá mais mensagens das nossas campanhas.']);
   });
