@@ -132,6 +132,27 @@ describe('campaign dispatch', () => {
     expect([...(await sentTo(t, connection)).keys()].sort()).toEqual([recipients[0]!.number, recipients[2]!.number].sort());
   });
 
+  it("a tag's campaign goes to the contacts whose tickets hold the tag, each once, with their names", async () => {
+    const { t, connection } = await fresh('Tag');
+    const [vip, also, plain] = people(3, 800);
+    for (const p of [vip!, also!, plain!]) await customerWrites(server, t, connection, { from: p.number, name: p.name, body: 'Oi' });
+    const ticketOf = async (number: string): Promise<number> =>
+      eventually(async () => (await db()('tickets').join('contacts', 'contacts.id', 'tickets.contactId').where({ 'tickets.companyId': t.companyId, 'contacts.number': number }).first('tickets.id'))?.id as number | undefined, 10_000, 'the ticket');
+    const tag = (await server.call('POST', '/api/tags', { token: t.admin.token, body: { name: 'VIP', color: '#aa3300' } })).body.id as number;
+    for (const p of [vip!, also!]) {
+      const synced = await server.call('POST', '/api/tags/sync', { token: t.admin.token, body: { ticketId: await ticketOf(p.number), tags: [{ id: tag }] } });
+      expect(synced.status, JSON.stringify(synced.body)).toBeLessThan(300);
+    }
+    const before = await sentTo(t, connection);
+    const id = await createCampaign(t.companyId, { whatsappId: connection, tagListId: tag, message1: 'Oi {nome}, você é VIP' });
+    const done = await until(t, id, (r) => r.campaign.status === 'FINALIZADA', 'FINALIZADA');
+    expect(done.validContacts).toBe(2);
+    const sent = await sentTo(t, connection);
+    expect(sent.get(vip!.number)?.slice(before.get(vip!.number)?.length ?? 0)).toEqual([`Oi ${vip!.name}, você é VIP`]);
+    expect(sent.get(also!.number)?.slice(before.get(also!.number)?.length ?? 0)).toEqual([`Oi ${also!.name}, você é VIP`]);
+    expect(sent.get(plain!.number)?.length ?? 0).toBe(before.get(plain!.number)?.length ?? 0);
+  }, 60_000);
+
   it('sends the file list first, then the media with the message as caption', async () => {
     const { t, connection } = await fresh('Arquivos');
     const media = server.atende.container.media;
