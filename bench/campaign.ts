@@ -9,8 +9,10 @@ import { SqliteDriver } from '../core/db/sqlite-driver.js';
 /**
  * Issue 15's campaign benchmark: the built server (SQLite, simulated WhatsApp) sends a
  * 10,000-contact campaign with every interval at 0. Figures: messages per second, the server's RSS
- * while it runs (it must stay flat: no per-contact job or timer), and, on a second run, the time
- * from the cancel's request to its answer and to the last message that left.
+ * at each tenth of the run and the live heap after V8's full collections (--trace-gc): both must stay
+ * flat (no per-contact job or timer held), the RSS after its first tenths, where the heap takes the
+ * room it keeps. On a second run, the time from the cancel's request to its answer and to the last
+ * message that left.
  */
 /** ATENDE_BENCH_CAMPAIGN_CONTACTS changes it (a longer run shows whether the RSS levels off). */
 const CONTACTS = Number(process.env.ATENDE_BENCH_CAMPAIGN_CONTACTS ?? 10_000);
@@ -61,7 +63,22 @@ export async function campaignBench(): Promise<Record<string, string>> {
   await execa('node', ['bin/atende.js', 'init', '--dir', dir, '--yes', '--admin-password', PASSWORD], { env });
   await execa('node', ['bin/atende.js', 'add-tenant', '--dir', dir, '--name', 'Bench', '--email', EMAIL, '--password', PASSWORD], { env });
   const port = await freePort();
-  const server: ResultPromise = execa('node', ['bin/atende.js', 'serve', '--dir', dir, '--port', String(port)], { env, reject: false });
+  // --trace-gc: the live heap after each full collection tells a leak (it climbs) from a heap that only grew its room.
+  const server: ResultPromise = execa('node', ['--trace-gc', 'bin/atende.js', 'serve', '--dir', dir, '--port', String(port)], { env, reject: false, buffer: false });
+  // Per isolate (the server's worker threads print theirs too); the server's own is the largest.
+  const liveHeaps = new Map<string, number[]>();
+  let pending = '';
+  server.stdout!.on('data', (chunk: Buffer) => {
+    const lines = (pending + chunk.toString()).split('\n');
+    pending = lines.pop()!;
+    for (const line of lines) {
+      const full = /^\[\d+:(0x[0-9a-f]+)\].*Mark-Compact[^>]*->\s*([\d.]+)\s*\(/.exec(line);
+      if (full) liveHeaps.set(full[1]!, [...(liveHeaps.get(full[1]!) ?? []), Number(full[2])]);
+    }
+  });
+  /** The server's main heap: its full collections so far. */
+  const mainHeap = (): number[] => [...liveHeaps.values()].reduce<number[]>((a, b) => (Math.max(0, ...b) > Math.max(0, ...a) ? b : a), []);
+  server.stderr!.resume();
   const url = `http://127.0.0.1:${port}`;
   const db = new SqliteDriver(path.join(dir, 'data/atende.sqlite'));
   db.pragma('busy_timeout = 10000');
@@ -81,7 +98,7 @@ export async function campaignBench(): Promise<Record<string, string>> {
     const prepare = async (name: string) => {
       const connection = (await call(url, 'POST', '/api/whatsapp', token, { name, provider: 'simulator' })).body.id as number;
       for (let i = 0; (await call(url, 'POST', `/api/simulator/${connection}/scan`, token)).status !== 200; i += 1) {
-        if (i > 200) throw new Error('no QR code to scan');
+        if (i > 1200) throw new Error('no QR code to scan');
         await sleep(50);
       }
       const now = new Date().toISOString();
@@ -106,19 +123,31 @@ export async function campaignBench(): Promise<Record<string, string>> {
     // Run 1: the whole campaign.
     const run = await prepare('Bench completa');
     const rss: number[] = [];
-    const rssAt: Record<string, number> = { before: rssMb(server.pid!) };
+    const before = rssMb(server.pid!);
+    /** The RSS when each tenth of the contacts had been sent (index 0: 10%). */
+    const rssAtTenth: number[] = [];
+    /** The live heap (MB) after the last full collection at each tenth. */
+    const heapAtTenth: number[] = []; // NaN: no full collection yet
+    const fullGcsBefore = mainHeap().length;
+    const liveHeapNow = () => (mainHeap().length > fullGcsBefore ? mainHeap().at(-1)! : Number.NaN);
     const sampler = setInterval(() => rss.push(rssMb(server.pid!)), 250);
     for (let i = 0; statusOf(run.campaignId) !== 'FINALIZADA'; i += 1) {
-      if (i > 2400) throw new Error('the campaign did not finish in 10 minutes');
+      if (i > 4800) throw new Error('the campaign did not finish in 20 minutes');
       const sent = sentOf(run.outbox).length;
-      if (sent >= CONTACTS * 0.1 && rssAt['10%'] === undefined) rssAt['10%'] = rssMb(server.pid!);
-      if (sent >= CONTACTS * 0.5 && rssAt['50%'] === undefined) rssAt['50%'] = rssMb(server.pid!);
-      if (sent >= CONTACTS * 0.9 && rssAt['90%'] === undefined) rssAt['90%'] = rssMb(server.pid!);
+      while (rssAtTenth.length < 10 && sent >= (CONTACTS * (rssAtTenth.length + 1)) / 10) {
+        rssAtTenth.push(rssMb(server.pid!));
+        heapAtTenth.push(liveHeapNow());
+      }
       await sleep(250);
+    }
+    // The last tenths went between two looks: sampled at the end.
+    while (rssAtTenth.length < 10) {
+      rssAtTenth.push(rssMb(server.pid!));
+      heapAtTenth.push(liveHeapNow());
     }
     clearInterval(sampler);
     await sleep(5000);
-    rssAt.after = rssMb(server.pid!);
+    const after = rssMb(server.pid!);
     const sent = sentOf(run.outbox);
     const seconds = (Date.parse(sent.at(-1)!.sentAt) - Date.parse(sent[0]!.sentAt)) / 1000;
 
@@ -137,9 +166,15 @@ export async function campaignBench(): Promise<Record<string, string>> {
       'contacts': String(CONTACTS),
       'messages sent (distinct numbers)': `${sent.length} (${new Set(sent.map((m) => m.to)).size})`,
       'messages/s (first to last send)': (sent.length / seconds).toFixed(0),
-      'RSS MB before / 10% / 50% / 90% sent': [rssAt.before, rssAt['10%'], rssAt['50%'], rssAt['90%']].map((v) => v ?? '—').join(' / '),
+      'RSS MB before the run': String(before),
+      'RSS MB at 10%, 20% … 100% sent': rssAtTenth.join(' / '),
+      'live heap MB after the last full GC at 10% … 100%': heapAtTenth.map((v) => (Number.isNaN(v) ? '—' : v)).join(' / '),
+      'live heap MB after full GCs during the run (min / max, count)': (() => {
+        const during = mainHeap().slice(fullGcsBefore);
+        return during.length ? `${Math.min(...during)} / ${Math.max(...during)} (${during.length})` : '—';
+      })(),
       'RSS MB min / max during the run': `${Math.min(...rss)} / ${Math.max(...rss)}`,
-      'RSS MB 5 s after the run': String(rssAt.after),
+      'RSS MB 5 s after the run': String(after),
       'cancel: request → answer (ms)': String(answered - asked),
       'cancel: request → last message left (ms)': String(lastLeft - asked),
       'cancel: messages after the answer': String(afterCancel.filter((m) => Date.parse(m.sentAt) > answered).length),

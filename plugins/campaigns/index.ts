@@ -54,12 +54,27 @@ export default definePlugin({
       await campaignsOf(app).dispatcher.limited(connectionId, active, until);
     },
     [Events.whatsappAck]: async (event, app) => campaignsOf(app).dispatcher.acked(event.payload.companyId, event.payload.messageId, event.payload.status),
-    // Durable: an opt-out is a customer's wish; only messages that are one opt-out word become jobs.
-    // (A reply that confirms a contact is heard in bootstrap: one hook per event here.)
+    // Durable: an opt-out is a customer's wish, and a reply that confirms a contact must send its
+    // message even when the server stops right after it. Only messages that are one opt-out word,
+    // or that come from a number awaiting a confirmation, become jobs.
     [Events.messageCreated]: {
       durable: true,
-      when: async (event, app) => campaignsOf(app).optOuts.isOptOutWord(event),
-      handle: async (event, app) => campaignsOf(app).optOuts.handleInbound(event),
+      when: async (event, app) => {
+        const { optOuts, dispatcher } = campaignsOf(app);
+        if (await optOuts.isOptOutWord(event)) return true;
+        const reply = replyOf(event);
+        return reply !== null && (await dispatcher.awaitsReply(event.companyId!, reply.whatsappId, reply.number));
+      },
+      handle: async (event, app) => {
+        const { optOuts, dispatcher } = campaignsOf(app);
+        if (await optOuts.isOptOutWord(event)) {
+          const number = await optOuts.handleInbound(event);
+          if (number !== null) await dispatcher.optedOut(event.companyId!, number);
+          return;
+        }
+        const reply = replyOf(event);
+        if (reply) await dispatcher.replied(event.companyId!, reply.whatsappId, reply.number, reply.body);
+      },
     },
   },
   joins: {
@@ -71,16 +86,16 @@ export default definePlugin({
   },
   async bootstrap(app) {
     await app.jobs.every(app.config.tickEveryMs, TICK_JOB);
-    // A customer's reply confirms a contact awaiting a confirmation (a cheap indexed look-up per inbound message).
-    app.events.on(Events.messageCreated, async (event) => {
-      const { message, ticket } = (event as EventOf<typeof Events.messageCreated>).payload;
-      const number = ticket.contact?.number;
-      if (message.fromMe || !number || !ticket.whatsappId || ticket.isGroup) return;
-      if (!(await app.services.plans.isEnabled(event.companyId!, 'useCampaigns'))) return;
-      await campaignsOf(app).dispatcher.replied(event.companyId!, ticket.whatsappId, number, message.body);
-    });
   },
   async destroy(app) {
     await campaignsOf(app).dispatcher.stop();
   },
 });
+
+/** A customer's message on a connection that may answer a confirmation request: who wrote, where, what. */
+function replyOf(event: EventOf<typeof Events.messageCreated>): { whatsappId: number; number: string; body: string } | null {
+  const { message, ticket } = event.payload;
+  const number = ticket.contact?.number;
+  if (event.companyId === null || message.fromMe || !number || !ticket.whatsappId || ticket.isGroup) return null;
+  return { whatsappId: ticket.whatsappId, number, body: message.body };
+}

@@ -132,6 +132,27 @@ describe('campaign dispatch', () => {
     expect([...(await sentTo(t, connection)).keys()].sort()).toEqual([recipients[0]!.number, recipients[2]!.number].sort());
   });
 
+  it("a tag's campaign goes to the contacts whose tickets hold the tag, each once, with their names", async () => {
+    const { t, connection } = await fresh('Tag');
+    const [vip, also, plain] = people(3, 800);
+    for (const p of [vip!, also!, plain!]) await customerWrites(server, t, connection, { from: p.number, name: p.name, body: 'Oi' });
+    const ticketOf = async (number: string): Promise<number> =>
+      eventually(async () => (await db()('tickets').join('contacts', 'contacts.id', 'tickets.contactId').where({ 'tickets.companyId': t.companyId, 'contacts.number': number }).first('tickets.id'))?.id as number | undefined, 10_000, 'the ticket');
+    const tag = (await server.call('POST', '/api/tags', { token: t.admin.token, body: { name: 'VIP', color: '#aa3300' } })).body.id as number;
+    for (const p of [vip!, also!]) {
+      const synced = await server.call('POST', '/api/tags/sync', { token: t.admin.token, body: { ticketId: await ticketOf(p.number), tags: [{ id: tag }] } });
+      expect(synced.status, JSON.stringify(synced.body)).toBeLessThan(300);
+    }
+    const before = await sentTo(t, connection);
+    const id = await createCampaign(t.companyId, { whatsappId: connection, tagListId: tag, message1: 'Oi {nome}, você é VIP' });
+    const done = await until(t, id, (r) => r.campaign.status === 'FINALIZADA', 'FINALIZADA');
+    expect(done.validContacts).toBe(2);
+    const sent = await sentTo(t, connection);
+    expect(sent.get(vip!.number)?.slice(before.get(vip!.number)?.length ?? 0)).toEqual([`Oi ${vip!.name}, você é VIP`]);
+    expect(sent.get(also!.number)?.slice(before.get(also!.number)?.length ?? 0)).toEqual([`Oi ${also!.name}, você é VIP`]);
+    expect(sent.get(plain!.number)?.length ?? 0).toBe(before.get(plain!.number)?.length ?? 0);
+  }, 60_000);
+
   it('sends the file list first, then the media with the message as caption', async () => {
     const { t, connection } = await fresh('Arquivos');
     const media = server.atende.container.media;
@@ -182,7 +203,7 @@ describe('campaign dispatch', () => {
     expect(messages.map((m) => m.id)).toEqual(rows.map((r) => r.waMessageId));
   });
 
-  it('with confirmation on asks first, sends the message after the reply, and an opt-out word confirms nothing', async () => {
+  it('with confirmation on asks first, sends the message after the reply; an opt-out word confirms nothing and ends that contact, so the campaign finishes', async () => {
     const { t, connection } = await fresh('Confirmação');
     const [ana, bia] = people(2, 400);
     const id = await createCampaign(t.companyId, {
@@ -196,14 +217,22 @@ describe('campaign dispatch', () => {
     expect(asked.campaign.status).toBe('EM_ANDAMENTO');
     expect((await sentTo(t, connection)).get(ana!.number)).toEqual([`${ana!.name}, podemos enviar a oferta? Responda qualquer coisa`]);
 
-    await customerWrites(server, t, connection, { from: ana!.number, body: 'pode sim' });
     await customerWrites(server, t, connection, { from: bia!.number, body: 'sair' });
+    // Bia's answer was an opt-out word: she is skipped, and with Ana still awaiting the campaign runs on.
+    const optedOut = await until(t, id, (r) => r.counts.skipped === 1, 'the opted-out contact skipped');
+    expect(optedOut).toMatchObject({ optOuts: 1, confirmations: 0, counts: { awaiting: 1 } });
+    expect(optedOut.campaign.status).toBe('EM_ANDAMENTO');
+
+    await customerWrites(server, t, connection, { from: ana!.number, body: 'pode sim' });
     await eventually(async () => (await sentTo(t, connection)).get(ana!.number)?.length === 2, 15_000, 'the confirmed message');
     expect((await sentTo(t, connection)).get(ana!.number)![1]).toBe(`Aqui está sua oferta, ${ana!.name}`);
-    const after = await until(t, id, (r) => r.confirmations === 1, 'the confirmation count');
-    // Bia's answer was an opt-out word: never sent the offer, only the opt-out's own confirmation; the campaign waits for her window.
-    expect(after.counts).toMatchObject({ awaiting: 1 });
-    expect(after.campaign.status).toBe('EM_ANDAMENTO');
+    // Every contact has a final state: FINALIZADA, without waiting for Bia's confirmation window.
+    const done = await until(t, id, (r) => r.campaign.status === 'FINALIZADA', 'FINALIZADA');
+    expect(done.confirmations).toBe(1);
+    expect(done.counts).toMatchObject({ awaiting: 0, pending: 0, queued: 0, skipped: 1 });
+    expect(await shippings(id)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ number: bia!.number, state: 'skipped' })]),
+    );
     const toBia = await eventually(async () => (await sentTo(t, connection)).get(bia!.number)?.length === 2 && (await sentTo(t, connection)).get(bia!.number));
     expect(toBia).toEqual([`${bia!.name}, podemos enviar a oferta? Responda qualquer coisa`, 'Pronto! Você não receberá mais mensagens das nossas campanhas.']);
   });

@@ -56,7 +56,7 @@ async function pgSql(url: string): Promise<Sql> {
 }
 
 /** What the simulated network took from the connection, across both processes (its outbox file). */
-function sentLines(dir: string, connection: number): { id: string; to: string }[] {
+function sentLines(dir: string, connection: number): { id: string; to: string; body: string }[] {
   const file = path.join(work, dir, `data/simulator/outbox-${connection}.jsonl`);
   if (!existsSync(file)) return [];
   return readFileSync(file, 'utf8')
@@ -65,7 +65,7 @@ function sentLines(dir: string, connection: number): { id: string; to: string }[
     // The line being written as it is read is left for the next read.
     .flatMap((line) => {
       try {
-        return [JSON.parse(line) as { id: string; to: string }];
+        return [JSON.parse(line) as { id: string; to: string; body: string }];
       } catch {
         return [];
       }
@@ -155,6 +155,57 @@ describe.each(databases)('kill -9 in the middle of a campaign ($name)', ({ name 
       expect({ lost, doubled, total: sent.length }).toEqual({ lost: [], doubled: [], total: CONTACTS });
       const states = await sql.rows(`SELECT state, COUNT(*) AS n FROM campaign_shippings GROUP BY state`);
       expect(states.filter((s) => !['sent', 'delivered', 'read'].includes(s.state as string))).toEqual([]);
+    } finally {
+      await sql.close();
+    }
+  }, 300_000);
+
+  it('a reply that confirms a contact sends its message once, even when the server is killed right after the reply', async () => {
+    const first = await serve(dir);
+    const login = await api(first.url, 'POST', '/api/auth/login', undefined, { email: EMAIL, password: PASSWORD });
+    const token = login.body.token as string;
+    const companyId = login.body.user.companyId as number;
+    const connection = (await api(first.url, 'POST', '/api/whatsapp', token, { name: 'Confirmações', provider: 'simulator' })).body.id as number;
+    await until(async () => ((await api(first.url, 'POST', `/api/simulator/${connection}/scan`, token)).status === 200 ? true : undefined), 10_000, 'the scan');
+    const number = '5511970000001';
+    const list = (await api(first.url, 'POST', '/api/contact-lists', token, { name: 'Confirmar' })).body.id as number;
+    expect((await api(first.url, 'POST', '/api/contact-list-items', token, { name: 'Ana', number, email: '', contactListId: list })).status).toBe(201);
+    const sql = pgDatabase ? await pgSql(pgDatabase.url) : sqliteSql(dir);
+    try {
+      await until(
+        async () => (Number((await sql.rows(`SELECT COUNT(*) AS n FROM contact_list_items WHERE contact_list_id = ${list} AND is_whatsapp_valid = ${pgDatabase ? 'true' : '1'}`))[0]!.n) === 1 ? true : undefined),
+        30_000,
+        'the WhatsApp check',
+      );
+      const now = new Date().toISOString();
+      await sql.rows(
+        `INSERT INTO campaigns (company_id, name, status, confirmation, scheduled_at, whatsapp_id, contact_list_id, message1, confirmation_message1, created_at, updated_at)
+         VALUES ($1, 'Confirmação', 'PROGRAMADA', $2, $3, $4, $5, 'A oferta, {nome}', 'Podemos enviar a oferta?', $6, $7)`,
+        [companyId, pgDatabase ? true : 1, now, connection, list, now, now],
+      );
+      await until(async () => (sentLines(dir, connection).length === 1 ? true : undefined), 60_000, 'the confirmation request');
+
+      // The customer answers; the server dies as soon as the message is received, before the offer can leave.
+      const reply = await api(first.url, 'POST', `/api/simulator/${connection}/inbound`, token, { from: number, name: 'Ana', body: 'pode mandar' });
+      first.sub.kill('SIGKILL');
+      expect(reply.status).toBe(201);
+      await first.sub;
+
+      const second = await serve(dir);
+      try {
+        await until(
+          async () => ((await sql.rows(`SELECT status FROM campaigns WHERE name = 'Confirmação'`))[0]?.status === 'FINALIZADA' ? true : undefined),
+          90_000,
+          'FINALIZADA',
+        );
+      } finally {
+        second.sub.kill('SIGTERM');
+        await second.sub;
+      }
+      expect(sentLines(dir, connection).map((m) => [m.to, m.body])).toEqual([
+        [number, 'Podemos enviar a oferta?'],
+        [number, 'A oferta, Ana'],
+      ]);
     } finally {
       await sql.close();
     }

@@ -18,11 +18,13 @@ interface AudienceMember extends Recipient {
 /** Audience members read (and rows written) at a time: a 100,000-number list is never held whole. */
 const PAGE = 1000;
 
+type Tagged = Awaited<ReturnType<PluginApp['services']['contacts']['withTag']>>;
+
 /**
  * Who a campaign goes to, a page at a time: the WhatsApp-valid items of its contact list (by id),
- * or the company's contacts holding its tag (through the core's contacts service).
+ * or the company's contacts holding its tag (`tagged`, read through the core's contacts service).
  */
-async function* audienceOf(app: PluginApp, trx: Knex, campaign: Campaign): AsyncGenerator<AudienceMember[]> {
+async function* audienceOf(trx: Knex, campaign: Campaign, tagged: Tagged): AsyncGenerator<AudienceMember[]> {
   if (campaign.contactListId) {
     for (let after = 0; ; ) {
       const items = await ContactListItem.query(trx)
@@ -37,9 +39,8 @@ async function* audienceOf(app: PluginApp, trx: Knex, campaign: Campaign): Async
     }
   }
   if (campaign.tagListId) {
-    const contacts = await app.services.contacts.withTag(campaign.companyId, campaign.tagListId);
-    for (let i = 0; i < contacts.length; i += PAGE) {
-      yield contacts.slice(i, i + PAGE).map((c) => ({ name: c.name, number: canonicalNumber(c.number), email: c.email ?? '', contactListItemId: null, contactId: c.id }));
+    for (let i = 0; i < tagged.length; i += PAGE) {
+      yield tagged.slice(i, i + PAGE).map((c) => ({ name: c.name, number: canonicalNumber(c.number), email: c.email ?? '', contactListItemId: null, contactId: c.id }));
     }
   }
 }
@@ -49,8 +50,8 @@ async function* audienceOf(app: PluginApp, trx: Knex, campaign: Campaign): Async
  * (so a restart never picks another variant), opted-out numbers written as skipped. A number met
  * twice keeps its first row.
  */
-export async function writeShippings(app: PluginApp, trx: Knex, campaign: Campaign, settings: CampaignSettings): Promise<void> {
-  for await (const page of audienceOf(app, trx, campaign)) {
+async function writeShippings(trx: Knex, campaign: Campaign, settings: CampaignSettings, tagged: Tagged): Promise<void> {
+  for await (const page of audienceOf(trx, campaign, tagged)) {
     const members = page.filter((m) => m.number);
     const optOuts = await optedOut(trx, campaign.companyId, members.map((m) => m.number));
     const now = new Date().toISOString();
@@ -85,12 +86,15 @@ export async function writeShippings(app: PluginApp, trx: Knex, campaign: Campai
  * Answers whether this call started it.
  */
 export async function startCampaign(app: PluginApp, campaign: Campaign, settings: CampaignSettings, from: Campaign['status'] = 'PROGRAMADA'): Promise<boolean> {
+  // Read before the transaction: the contacts service reads on its own connection, which SQLite's
+  // single one, held by the transaction, would never give it.
+  const tagged = campaign.tagListId ? await app.services.contacts.withTag(campaign.companyId, campaign.tagListId) : [];
   return app.db.transaction(async (trx) => {
     const taken = await Campaign.query(trx)
       .where({ id: campaign.id, status: from })
       .patch({ status: 'EM_ANDAMENTO', pauseReason: null, completedAt: null });
     if (taken === 0) return false;
-    await writeShippings(app, trx, campaign, settings);
+    await writeShippings(trx, campaign, settings, tagged);
     return true;
   });
 }

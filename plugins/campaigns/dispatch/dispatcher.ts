@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  canonicalNumber,
   outgoingMediaKind,
   WhatsappNotConnectedError,
   WhatsappRateLimitedError,
@@ -283,15 +284,23 @@ export class Dispatcher {
   // ---- confirmation ----------------------------------------------------------------------------
 
   /**
+   * Whether a customer's message may confirm a contact: one indexed look-up for a contact of the
+   * number awaiting a confirmation on the connection (run for every inbound message, before the
+   * durable job that handles it is written).
+   */
+  async awaitsReply(companyId: number, whatsappId: number, number: string): Promise<boolean> {
+    return Boolean(await this.awaiting(companyId, whatsappId, canonicalNumber(number)).select('campaignShippings.id').first());
+  }
+
+  /**
    * A customer wrote on a connection: the contact awaiting a confirmation of a running campaign
    * there is confirmed, and its message is sent 0..10 s later by a job (its id chosen now). An
-   * opt-out word is not a confirmation.
+   * opt-out word is not a confirmation. Run by a durable job, so a crash before it ends runs it
+   * again: a row already confirmed is left as it is, and one confirmed whose job was never written
+   * is found by the tick.
    */
   async replied(companyId: number, whatsappId: number, number: string, body: string): Promise<void> {
-    const awaiting = await Shipping.query(this.app.db)
-      .where({ 'campaignShippings.companyId': companyId, number, state: 'awaiting' })
-      .whereNull('confirmedAt')
-      .whereExists(Campaign.query(this.app.db).whereColumn('campaigns.id', 'campaignShippings.campaignId').where({ whatsappId, status: 'EM_ANDAMENTO' }));
+    const awaiting = await this.awaiting(companyId, whatsappId, canonicalNumber(number));
     if (awaiting.length === 0) return;
     const words = (await this.settings.read(companyId)).optOutWords;
     if (words.includes(body.trim().toUpperCase())) return;
@@ -302,6 +311,34 @@ export class Dispatcher {
       if (taken === 0) continue;
       await this.app.jobs.schedule(new Date(Date.now() + Math.round(waitMs * this.waitScale)), CONFIRMED_JOB, { companyId, shippingId: row.id });
       this.frames.changed(row.campaignId);
+    }
+  }
+
+  /** The number's contacts awaiting a confirmation of a running campaign of the connection. */
+  private awaiting(companyId: number, whatsappId: number, number: string) {
+    return Shipping.query(this.app.db)
+      .where({ 'campaignShippings.companyId': companyId, number, state: 'awaiting' })
+      .whereNull('confirmedAt')
+      .whereExists(Campaign.query(this.app.db).whereColumn('campaigns.id', 'campaignShippings.campaignId').where({ whatsappId, status: 'EM_ANDAMENTO' }));
+  }
+
+  /**
+   * The number went on the opt-out list: its contacts still waiting (for a confirmation, or
+   * confirmed and not yet sent) are skipped, and their campaigns may end. Safe to run again.
+   */
+  async optedOut(companyId: number, number: string): Promise<void> {
+    const rows = await Shipping.query(this.app.db)
+      .where({ companyId, number })
+      .where((q) => q.where('state', 'awaiting').orWhere((w) => w.where('state', 'queued').whereNotNull('confirmedAt')))
+      .select('id', 'campaignId');
+    for (const row of rows) {
+      // Under the lock of the campaign's connection: a confirmed send already under way ends first.
+      const campaign = await Campaign.query(this.app.db).findById(row.campaignId).select('id', 'whatsappId');
+      const skip = async () => Shipping.query(this.app.db).where({ id: row.id }).whereIn('state', ['awaiting', 'queued']).patch({ state: 'skipped', failureReason: 'opted_out' });
+      const changed = campaign?.whatsappId ? await this.locked(campaign.whatsappId, skip) : await skip();
+      if (changed === 0) continue;
+      this.frames.changed(row.campaignId);
+      await this.settle(row.campaignId);
     }
   }
 

@@ -82,25 +82,28 @@ export class OptOutsService {
   /**
    * A customer wrote an opt-out word: when a campaign was meant for their number, the number goes
    * on the list (kept as it is when already there) and, the first time only, one confirmation is
-   * queued on the ticket the message came in, in the same transaction. Safe to run again.
+   * queued on the ticket the message came in, in the same transaction. Safe to run again. Answers
+   * the number (canonical) when it is on the list, for the dispatch to skip what still waits for it.
    */
-  async handleInbound(event: InboundMessage): Promise<void> {
+  async handleInbound(event: InboundMessage): Promise<string | null> {
     const companyId = event.companyId;
     const { ticket } = event.payload;
-    if (companyId === null || !ticket.contact || !(await this.isOptOutWord(event))) return;
+    if (companyId === null || !ticket.contact || !(await this.isOptOutWord(event))) return null;
     const word = candidateWord(event.payload)!;
     const number = canonicalNumber(ticket.contact.number);
     const campaignId = await answeredCampaignId(this.app.db, companyId, number);
-    if (campaignId === null) return;
+    if (campaignId === null) return null;
     const created = await this.app.db.transaction(async (trx) => {
       if (await this.find(trx, companyId, number)) return null;
       const row = await OptOut.query(trx).insert({ companyId, number, word, campaignId });
       await this.app.services.outbound.enqueue({ companyId, ticketId: ticket.id, userId: null, body: OPT_OUT_CONFIRMATION }, trx);
       return row;
     });
-    if (!created) return;
-    await this.app.services.tickets.publish(companyId, ticket.id);
-    await this.announce('create', created);
+    if (created) {
+      await this.app.services.tickets.publish(companyId, ticket.id);
+      await this.announce('create', created);
+    }
+    return number;
   }
 
   // ---- admins ---------------------------------------------------------------------------------
