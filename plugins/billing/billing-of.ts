@@ -1,11 +1,13 @@
 import type { PluginApp } from 'atende/plugin';
 import type { BillingConfig } from './billing-config.js';
 import { InvoicesService } from './invoices/invoices.service.js';
+import { PromotionsService } from './promotions/promotions.service.js';
 import { SignupService } from './signup/signup.service.js';
 
 export interface BillingParts {
   invoices: InvoicesService;
   signup: SignupService;
+  promotions: PromotionsService;
 }
 
 /** Keyed by the plugin's app: one server builds them once; a test process may run several servers. */
@@ -15,7 +17,8 @@ export function billingOf(app: PluginApp<BillingConfig>): BillingParts {
   let parts = built.get(app);
   if (!parts) {
     const invoices = new InvoicesService(app);
-    parts = { invoices, signup: new SignupService(app, invoices) };
+    const promotions = new PromotionsService(app);
+    parts = { invoices, promotions, signup: new SignupService(app, invoices, promotions) };
     built.set(app, parts);
   }
   return parts;

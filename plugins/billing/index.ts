@@ -2,6 +2,7 @@ import { definePlugin } from 'atende/plugin';
 import { billingConfig } from './billing-config.js';
 import { billingOf } from './billing-of.js';
 import { invoicesRoutes } from './invoices/invoices.routes.js';
+import { promotionsRoutes } from './promotions/promotions.routes.js';
 import { signupRoutes } from './signup/signup.routes.js';
 
 export const DUE_DATES_JOB = 'billing.due-dates';
@@ -18,7 +19,10 @@ export default definePlugin({
   config: billingConfig,
   migrations: 'migrations',
   web: 'web',
-  routes: invoicesRoutes,
+  routes(router, app) {
+    invoicesRoutes(router, app);
+    promotionsRoutes(router, app);
+  },
   publicRoutes: signupRoutes,
   jobs(jobs, app) {
     jobs.define(DUE_DATES_JOB, async () => {
