@@ -1,5 +1,6 @@
 import type { PluginApp } from 'atende/plugin';
 import type { BillingConfig } from './billing-config.js';
+import { CheckoutService } from './checkout/checkout.service.js';
 import { InvoicesService } from './invoices/invoices.service.js';
 import { PromotionsService } from './promotions/promotions.service.js';
 import { SignupService } from './signup/signup.service.js';
@@ -8,6 +9,7 @@ export interface BillingParts {
   invoices: InvoicesService;
   signup: SignupService;
   promotions: PromotionsService;
+  checkout: CheckoutService;
 }
 
 /** Keyed by the plugin's app: one server builds them once; a test process may run several servers. */
@@ -18,7 +20,7 @@ export function billingOf(app: PluginApp<BillingConfig>): BillingParts {
   if (!parts) {
     const invoices = new InvoicesService(app);
     const promotions = new PromotionsService(app);
-    parts = { invoices, promotions, signup: new SignupService(app, invoices, promotions) };
+    parts = { invoices, promotions, signup: new SignupService(app, invoices, promotions), checkout: new CheckoutService(app, invoices) };
     built.set(app, parts);
   }
   return parts;

@@ -1,6 +1,7 @@
 import { definePlugin } from 'atende/plugin';
 import { billingConfig } from './billing-config.js';
 import { billingOf } from './billing-of.js';
+import { checkoutRoutes } from './checkout/checkout.routes.js';
 import { invoicesRoutes } from './invoices/invoices.routes.js';
 import { promotionsRoutes } from './promotions/promotions.routes.js';
 import { signupRoutes } from './signup/signup.routes.js';
@@ -22,6 +23,7 @@ export default definePlugin({
   routes(router, app) {
     invoicesRoutes(router, app);
     promotionsRoutes(router, app);
+    checkoutRoutes(router, app);
   },
   publicRoutes: signupRoutes,
   jobs(jobs, app) {

@@ -13,7 +13,7 @@ import {
   type PluginApp,
 } from 'atende/plugin';
 import type { BillingConfig } from '../billing-config.js';
-import { pixPayload } from '../pix/br-code.js';
+import { pixChargeFor } from '../checkout/pix-charge.js';
 import { invoiceMail } from './invoice-mail.js';
 import { toInvoiceView, type InvoicePixView, type InvoiceView } from './invoice-view.js';
 import { Invoice } from './invoice.model.js';
@@ -92,14 +92,8 @@ export class InvoicesService {
     if (this.config.provider !== 'manual') throw new ValidationError('Billing is off in this installation', undefined, ErrorCode.ERR_BILLING_OFF);
     if (!this.config.pixKey) throw new ValidationError('No Pix key is configured', undefined, ErrorCode.ERR_PIX_NOT_CONFIGURED);
     if (invoice.status === 'paid') throw new ConflictError(ErrorCode.ERR_INVOICE_ALREADY_PAID, 'This invoice is already paid');
-    const payload = pixPayload({
-      key: this.config.pixKey,
-      name: this.config.pixName,
-      city: this.config.pixCity,
-      amount: invoice.value,
-      txid: `FATURA${invoice.id}`,
-    });
-    return { invoiceId: invoice.id, value: invoice.value, dueDate: invoice.dueDate, payload };
+    const { qrcode } = await pixChargeFor(this.app, invoice);
+    return { invoiceId: invoice.id, value: invoice.value, dueDate: invoice.dueDate, payload: qrcode };
   }
 
   /**
