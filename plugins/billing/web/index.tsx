@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { DollarOutlined, GiftOutlined } from '@ant-design/icons';
+import { CrownOutlined, DollarOutlined, GiftOutlined } from '@ant-design/icons';
 import { definePluginWeb, isAdmin, isSuper, type Gate } from 'atende/web';
 
 /** Admins, and the users the finance guard sends here (the financial flag). */
@@ -15,6 +15,13 @@ export default definePluginWeb({
       gate: mayPay,
       deniedKey: 'session.accessDenied',
       menu: { href: '/financeiro', labelKey: 'menu', icon: <DollarOutlined />, section: 'admin', before: '/settings' },
+    },
+    {
+      path: '/subscription',
+      component: lazy(() => import('./subscription-page')),
+      gate: mayPay,
+      deniedKey: 'session.accessDenied',
+      menu: { href: '/subscription', labelKey: 'menuSubscription', icon: <CrownOutlined />, section: 'admin', before: '/financeiro' },
     },
     {
       path: '/promotions',
