@@ -1,7 +1,9 @@
 import { definePlugin } from 'atende/plugin';
 import { billingConfig, billingConfigEnv } from './billing-config.js';
 import { billingOf } from './billing-of.js';
+import { checkoutRoutes } from './checkout/checkout.routes.js';
 import { invoicesRoutes } from './invoices/invoices.routes.js';
+import { promotionsRoutes } from './promotions/promotions.routes.js';
 import { signupRoutes } from './signup/signup.routes.js';
 import { subscriptionsRoutes, webhookRoutes } from './subscriptions/subscriptions.routes.js';
 
@@ -24,6 +26,8 @@ export default definePlugin({
   routes(router, app) {
     invoicesRoutes(router, app);
     subscriptionsRoutes(router, app);
+    promotionsRoutes(router, app);
+    checkoutRoutes(router, app);
   },
   publicRoutes(router, app) {
     signupRoutes(router, app);

@@ -209,10 +209,20 @@ export class InvoicesService {
     if (Number(plan.value) > 0) await this.open(company.id, company.dueDate, plan.name, Number(plan.value));
   }
 
-  private async open(companyId: number, dueDate: string, detail: string, value: number): Promise<number> {
+  /**
+   * A new company's first invoice, inside its signup transaction: the plan's value less
+   * `discountPercent` (a promotion code's discount applies to this invoice only).
+   */
+  async openFirst(companyId: number, dueDate: string, plan: { name: string; value: number | string }, discountPercent: number, trx: Knex.Transaction): Promise<void> {
+    const full = Number(plan.value);
+    if (full <= 0) return;
+    const value = Math.round(full * (100 - discountPercent)) / 100;
+    await this.open(companyId, dueDate, discountPercent > 0 ? `${plan.name} (-${discountPercent}%)` : plan.name, value, trx);
+  }
+
+  private async open(companyId: number, dueDate: string, detail: string, value: number, db: Knex = this.app.db): Promise<number> {
     const now = new Date().toISOString();
-    const inserted = await this.app
-      .db('invoices')
+    const inserted = await db('invoices')
       .insert({ companyId, detail, value, dueDate, status: 'open', createdAt: now, updatedAt: now })
       .onConflict(['companyId', 'dueDate'])
       .ignore()

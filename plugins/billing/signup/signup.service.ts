@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { AttemptLimiter, ConflictError, ErrorCode, NotFoundError, TooManyAttemptsError, ValidationError, type PluginApp } from 'atende/plugin';
 import type { BillingConfig } from '../billing-config.js';
 import type { InvoicesService } from '../invoices/invoices.service.js';
+import type { PromotionsService } from '../promotions/promotions.service.js';
 import { digitsOnly } from './documents.js';
 import { SIGNUP_MESSAGES, type SignupInput } from './signup.schema.js';
 
@@ -45,6 +46,7 @@ export class SignupService {
   constructor(
     private readonly app: PluginApp<BillingConfig>,
     private readonly invoices: InvoicesService,
+    private readonly promotions: PromotionsService,
   ) {}
 
   get enabled(): boolean {
@@ -83,32 +85,39 @@ export class SignupService {
     return (await db('company_documents').where('document', digits).first('id')) === undefined;
   }
 
-  /** Promotion codes are not offered yet: any code is refused with the spec's message. */
-  promotionValid(code: string): boolean {
-    return code.trim() === '';
+  /** A code with uses left whose expiry day has not passed. */
+  promotionValid(code: string): Promise<boolean> {
+    return this.promotions.valid(code);
   }
 
   /** POST /companies/cadastro: the new company's id. */
   async signUp(input: SignupInput, address: string): Promise<{ id: number }> {
     this.assertEnabled();
     this.limiter.assertAllowed(address, address);
-    if (input.code && !this.promotionValid(input.code)) throw new ValidationError(SIGNUP_MESSAGES.invalidPromotion, { field: 'code' });
+    const invalidPromotion = () => new ValidationError(SIGNUP_MESSAGES.invalidPromotion, { issues: [{ path: 'code', message: SIGNUP_MESSAGES.invalidPromotion }] });
+    if (input.code && !(await this.promotionValid(input.code))) throw invalidPromotion();
     if (!(await this.nameFree(input.name))) throw taken(SIGNUP_MESSAGES.nameTaken);
     if (!(await this.phoneFree(input.phone))) throw taken(SIGNUP_MESSAGES.phoneTaken);
     if (!(await this.emailFree(input.email))) throw taken(SIGNUP_MESSAGES.emailTaken);
-    await this.app.services.plans.view(input.planId); // an unknown plan: 404, nothing created
+    const plan = await this.app.services.plans.view(input.planId); // an unknown plan: 404, nothing created
     this.limiter.record(address, address);
     const companyId = await this.app.db.transaction(async (trx) => {
       if (!(await this.documentFree(input.cpf_cnpj, trx))) throw taken(SIGNUP_MESSAGES.documentTaken);
+      // The code's use is taken here, so a signup that fails later gives it back (rolled back with it).
+      const promotion = input.code ? await this.promotions.take(input.code, trx) : undefined;
+      if (input.code && !promotion) throw invalidPromotion(); // its last use went to another signup meanwhile
+      // Extra trial days move the first due date; a discount applies to the first invoice only.
+      const dueDate = today(TRIAL_DAYS + (promotion?.kind === 'trialDays' ? Number(promotion.amount) : 0));
       const { company } = await this.app.services.companies.createTenant(
-        { name: input.name, email: input.email, password: input.password, phone: input.phone, planId: input.planId, dueDate: today(TRIAL_DAYS), recurrence: 'MENSAL', status: true, campaignsEnabled: true },
+        { name: input.name, email: input.email, password: input.password, phone: input.phone, planId: input.planId, dueDate, recurrence: 'MENSAL', status: true, campaignsEnabled: true },
         trx,
       );
       // The unique column settles a race between two signups with one document: the second rolls back.
       await trx('company_documents').insert({ companyId: company.id, document: digitsOnly(input.cpf_cnpj), createdAt: new Date().toISOString() });
+      if (promotion) await this.promotions.record(promotion, company.id, trx);
+      await this.invoices.openFirst(company.id, dueDate, plan, promotion?.kind === 'discount' ? Number(promotion.amount) : 0, trx);
       return company.id;
     });
-    await this.invoices.openFor(companyId);
     return { id: companyId };
   }
 }

@@ -1,6 +1,6 @@
 import { lazy } from 'react';
-import { DollarOutlined } from '@ant-design/icons';
-import { definePluginWeb, isAdmin, type Gate } from 'atende/web';
+import { CrownOutlined, DollarOutlined, GiftOutlined } from '@ant-design/icons';
+import { definePluginWeb, isAdmin, isSuper, type Gate } from 'atende/web';
 
 /** Admins, and the users the finance guard sends here (the financial flag). */
 const mayPay: Gate = (ctx) => isAdmin(ctx) || ctx.user.financial;
@@ -15,6 +15,20 @@ export default definePluginWeb({
       gate: mayPay,
       deniedKey: 'session.accessDenied',
       menu: { href: '/financeiro', labelKey: 'menu', icon: <DollarOutlined />, section: 'admin', before: '/settings' },
+    },
+    {
+      path: '/subscription',
+      component: lazy(() => import('./subscription-page')),
+      gate: mayPay,
+      deniedKey: 'session.accessDenied',
+      menu: { href: '/subscription', labelKey: 'menuSubscription', icon: <CrownOutlined />, section: 'admin', before: '/financeiro' },
+    },
+    {
+      path: '/promotions',
+      component: lazy(() => import('./promotions-page')),
+      gate: isSuper,
+      deniedKey: 'session.noPermission',
+      menu: { href: '/promotions', labelKey: 'menuPromotions', icon: <GiftOutlined />, section: 'admin', before: '/settings' },
     },
   ],
 });

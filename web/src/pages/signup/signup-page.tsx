@@ -20,6 +20,8 @@ interface SignupForm {
   phone: string;
   password: string;
   planId: number;
+  /** A promotion code, optional. */
+  code?: string;
 }
 
 interface PublicPlan {
@@ -29,7 +31,7 @@ interface PublicPlan {
 }
 
 const brl = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
-const COMPANY_FIELDS: (keyof SignupForm)[] = ['name', 'cpf_cnpj', 'email', 'phone', 'password', 'planId'];
+const COMPANY_FIELDS: (keyof SignupForm)[] = ['name', 'cpf_cnpj', 'email', 'phone', 'password', 'planId', 'code'];
 
 /** A rule asking the server whether the value can still be used (`{ status }`), with `message` when not. */
 function freeOnServer(path: (value: string) => string, message: string): Rule {
@@ -136,6 +138,14 @@ export default function SignupPage() {
             options={(plans.data ?? []).map((p) => ({ value: p.id, label: planLabel(p) }))}
           />
         </Form.Item>
+        <Form.Item
+          name="code"
+          label={t('promotion')}
+          validateDebounce={300}
+          rules={[freeOnServer((v) => `/companies/promotion/code/exist/valid/${encodeURIComponent(v)}`, t('invalidPromotion'))]}
+        >
+          <Input autoComplete="off" maxLength={30} />
+        </Form.Item>
         <Button type="primary" block onClick={() => void next().catch(() => undefined)}>
           {t('next')}
         </Button>
@@ -149,6 +159,7 @@ export default function SignupPage() {
             <Descriptions.Item label={t('email')}>{values.email}</Descriptions.Item>
             <Descriptions.Item label={t('phone')}>{values.phone}</Descriptions.Item>
             <Descriptions.Item label={t('plan')}>{plan ? planLabel(plan) : ''}</Descriptions.Item>
+            {values.code?.trim() ? <Descriptions.Item label={t('promotion')}>{values.code.trim().toUpperCase()}</Descriptions.Item> : null}
           </Descriptions>
           <div style={{ display: 'flex', gap: 8 }}>
             <Button onClick={() => setStep(0)} disabled={submitting}>

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SUPER_EMAIL, SUPER_PASSWORD, startTestServer, type TestServer } from '../helpers/server.js';
+import { createMember, createTenant, type InboxTenant } from '../helpers/inbox.js';
+import { crc16 } from '../../plugins/billing/pix/br-code.js';
+
+function dayFromToday(days: number): string {
+  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** A BR Code's last four characters are the CRC16 of everything before them. */
+function crcHolds(payload: string): boolean {
+  return crc16(payload.slice(0, -4)) === payload.slice(-4);
+}
+
+const CHECKOUT = { firstName: 'Maria Souza', address2: 'Rua das Flores, 10', city: 'São Paulo', state: 'SP', zipcode: '01001-000', country: 'BR' };
+
+describe('the subscription checkout', () => {
+  let server: TestServer;
+  let superToken: string;
+  let basic: number;
+  let pro: number;
+  let shop: InboxTenant;
+  let other: InboxTenant;
+  let otherInvoiceId: number;
+
+  beforeAll(async () => {
+    server = await startTestServer({ pluginConfig: { billing: { provider: 'manual', pixKey: 'pix@atende.test', pixName: 'Atende', pixCity: 'Sao Paulo' } } });
+    superToken = (await server.login(SUPER_EMAIL, SUPER_PASSWORD)).token;
+    basic = (await server.call('POST', '/api/plans', { token: superToken, body: { name: 'Básico', users: 5, connections: 2, queues: 5, value: 99.9 } })).body.id;
+    pro = (await server.call('POST', '/api/plans', { token: superToken, body: { name: 'Pro', users: 10, connections: 4, queues: 10, value: 149.5 } })).body.id;
+    shop = await createTenant(server, 'Loja Checkout');
+    other = await createTenant(server, 'Loja Vizinha');
+    for (const t of [shop, other]) {
+      await server.call('PUT', `/api/companies/${t.companyId}`, { token: superToken, body: { planId: basic, dueDate: dayFromToday(3), recurrence: 'MENSAL' } });
+    }
+    await server.atende.container.jobs.now('billing.due-dates', {});
+    const invoices = await server.call('GET', '/api/invoices/all', { token: other.admin.token });
+    otherInvoiceId = invoices.body.invoices[0].id;
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('shows the company’s trial days, e-mail and plan', async () => {
+    const res = await server.call('GET', '/api/subscription', { token: shop.admin.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ companyName: 'Loja Checkout', email: shop.admin.email, trial: true, trialDaysLeft: 3, plan: { id: basic, name: 'Básico', value: 99.9 } });
+  });
+
+  it('answers the server’s price and a valid BR Code, whatever price or invoice the browser sends', async () => {
+    const res = await server.call('POST', '/api/subscription', { token: shop.admin.token, body: { ...CHECKOUT, price: 0.01, users: 99, connections: 99, invoiceId: otherInvoiceId } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.valor).toEqual({ original: '99.90' });
+    const payload = res.body.qrcode.qrcode as string;
+    expect(payload).toMatch(/^000201.*br\.gov\.bcb\.pix.*540599\.90.*6304[0-9A-F]{4}$/);
+    expect(crcHolds(payload)).toBe(true);
+    expect(res.body.invoiceId).not.toBe(otherInvoiceId);
+    const own = await server.call('GET', '/api/invoices/all', { token: shop.admin.token });
+    expect(own.body.invoices.map((i: { id: number }) => i.id)).toContain(res.body.invoiceId);
+    const others = await server.call('GET', '/api/invoices/all', { token: other.admin.token });
+    expect(others.body.invoices[0]).toMatchObject({ id: otherInvoiceId, value: 99.9, status: 'open' });
+  });
+
+  it('checks the spec’s address fields', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ firstName: '' }, 'O nome completo é obrigatório'],
+      [{ address2: ' ' }, 'O Endereço é obrigatório'],
+      [{ city: '' }, 'Cidade é obrigatória'],
+      [{ zipcode: '' }, 'CEP é obrigatório'],
+      [{ country: 'FR' }, 'País é obrigatório'],
+    ];
+    for (const [change, message] of cases) {
+      const res = await server.call('POST', '/api/subscription', { token: shop.admin.token, body: { ...CHECKOUT, ...change } });
+      expect(res.status, JSON.stringify(change)).toBe(400);
+      expect(res.body.message).toContain(message);
+    }
+  });
+
+  it('changes the plan when another is chosen, and prices the open invoice by it', async () => {
+    const agent = await createMember(server, shop, 'agente');
+    expect((await server.call('POST', '/api/subscription', { token: agent.token, body: CHECKOUT })).status).toBe(403);
+    expect((await server.call('POST', '/api/subscription', { token: shop.admin.token, body: { ...CHECKOUT, plan: 999_999 } })).status).toBe(404);
+    const res = await server.call('POST', '/api/subscription', { token: shop.admin.token, body: { ...CHECKOUT, plan: { id: pro, value: 1 }, price: 1 } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.valor).toEqual({ original: '149.50' });
+    expect(crcHolds(res.body.qrcode.qrcode)).toBe(true);
+    const company = await server.call('GET', `/api/companies/${shop.companyId}`, { token: superToken });
+    expect(company.body.planId).toBe(pro);
+    const invoices = await server.call('GET', '/api/invoices/all', { token: shop.admin.token });
+    expect(invoices.body.invoices).toEqual([expect.objectContaining({ id: res.body.invoiceId, detail: 'Pro', value: 149.5, status: 'open' })]);
+  });
+});
+
+describe('the subscription checkout with billing off', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('answers 400 ERR_BILLING_OFF', async () => {
+    const tenant = await createTenant(server, 'Sem Cobranca');
+    const res = await server.call('POST', '/api/subscription', { token: tenant.admin.token, body: CHECKOUT });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('ERR_BILLING_OFF');
+    expect((await server.call('GET', '/api/subscription', { token: tenant.admin.token })).body.error).toBe('ERR_BILLING_OFF');
+  });
+});
