@@ -73,6 +73,7 @@ const OPT_OUT = "an entry of the company's campaign opt-out list: no ticket; adm
 const INTERNAL_CHAT = "an internal chat between the company's users: no ticket; its members only (tests/api/internal-chat.test.ts)";
 
 /** Routes with an id that reach no ticket, and why. */
+const WEBHOOK = "a webhook endpoint of the company, admins only, another company's 404: no ticket (tests/api/webhooks.test.ts)";
 const notTicketScoped: Record<string, string> = {
   'GET /api/users/:id': 'a user of the company',
   'PUT /api/users/:id': 'a user of the company',
@@ -156,6 +157,18 @@ const notTicketScoped: Record<string, string> = {
   'DELETE /api/messages-api/tokens/:whatsappId': "a connection's messages API token, admins only: no ticket (tests/api/messages-api.test.ts)",
   'DELETE /api/api-tokens/:id': "a company API token, admins only, another company's 404: no ticket (tests/api/api-tokens.test.ts)",
   'GET /api/docs/:file': 'a file of the API docs viewer, public: no record (tests/api/openapi.test.ts)',
+  'GET /api/asaas/companhia/:companyId': "a company's provider customer: its own users with the financial right, any for super users; no ticket (tests/api/billing-asaas.test.ts)",
+  'GET /api/asaas/companhia/load/all/company/asaas/by/:companyId': "a company's subscriptions: as the customer read; no ticket (tests/api/billing-asaas.test.ts)",
+  'DELETE /api/asaas/remove/subscriptions/by-id/:id': "a company's subscription: as the customer read; no ticket (tests/api/billing-asaas.test.ts)",
+  'GET /api/webhooks/:id': WEBHOOK,
+  'PUT /api/webhooks/:id': WEBHOOK,
+  'DELETE /api/webhooks/:id': WEBHOOK,
+  'GET /api/webhooks/:id/secret': WEBHOOK,
+  'POST /api/webhooks/:id/secret': WEBHOOK,
+  'GET /api/webhooks/:id/deliveries': WEBHOOK,
+  'POST /api/webhooks/:id/deliveries/:deliveryId/resend': "a delivery of one of the company's webhook endpoints, admins only: no ticket (tests/api/webhooks.test.ts)",
+  'PUT /api/promotions/:id': 'a promotion code of the platform, super users only: no ticket (tests/api/promotions.test.ts)',
+  'DELETE /api/promotions/:id': 'a promotion code of the platform, super users only: no ticket (tests/api/promotions.test.ts)',
   'POST /api/campaigns/:id/cancel': CAMPAIGN,
   'POST /api/campaigns/:id/restart': CAMPAIGN,
   'GET /api/campaigns/:id/report': CAMPAIGN,
