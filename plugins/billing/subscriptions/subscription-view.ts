@@ -1,5 +1,7 @@
 /** What the {payment-provider} routes answer (spec §3 Subscription row, Payment); read by the web too. */
 
+import type { ProviderPayment } from '../provider/payment-provider.js';
+
 /** A company's card subscription at the provider. */
 export interface SubscriptionView {
   id: number;
@@ -18,19 +20,8 @@ export interface SubscriptionView {
   createdAt: string;
 }
 
-/** A charge of a subscription, as the provider tells it. */
-export interface PaymentView {
-  id: string;
-  subscription: string | null;
-  customer: string;
-  value: number;
-  dueDate: string;
-  originalDueDate: string | null;
-  /** The provider's status code; the page names it. */
-  status: string;
-  billingType: string;
-  invoiceUrl: string | null;
-}
+/** A charge of a subscription, as the provider tells it: the routes pass it on as it is. */
+export type PaymentView = ProviderPayment;
 
 /** GET /{payment-provider}/companhia/:companyId */
 export interface CustomerView {
