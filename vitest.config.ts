@@ -12,10 +12,11 @@ export default defineConfig({
     // ...and their expect.poll() waits (1 s by default) room for a page that renders late under load.
     expect: { poll: { timeout: process.env.ATENDE_E2E ? 10_000 : 1_000 } },
     hookTimeout: 60_000,
-    // Every file starts its own server on its own database; files run in parallel workers. API files
-    // mostly wait on their server and database, so three share two cores well (half the wall time of
-    // one); browser files each drive a chromium and stay one at a time.
+    // Every file starts its own server on its own database; files run in parallel workers. On SQLite
+    // API files mostly wait, so three share two cores well (two thirds of the wall time of one); on
+    // PostgreSQL the database takes the cores and three gain nothing, and browser files each drive
+    // a chromium: those stay one at a time.
     pool: 'forks',
-    maxWorkers: process.env.ATENDE_E2E ? 1 : 3,
+    maxWorkers: process.env.ATENDE_E2E || process.env.ATENDE_TEST_DB === 'pg' ? 1 : 3,
   },
 });

@@ -97,6 +97,8 @@ describe('dialogflow', () => {
     expect(await ticketOf(number)).toMatchObject({ useIntegration: true, integrationId: integration.id });
 
     await talk(phone, number, 'Gracias');
+    // talk() stops waiting once a token was asked for, as it was by the first message.
+    await eventually(async () => fake.requests[1], 5000, 'the second detectIntent');
     expect(fake.requests[1]!.session).toBe(fake.requests[0]!.session);
     // The access token is kept until it expires.
     expect(fake.tokens).toHaveLength(1);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUPER_EMAIL, SUPER_PASSWORD, startTestServer, type TestServer } from '../helpers/server.js';
-import { createMember, createTenant, type InboxTenant } from '../helpers/inbox.js';
+import { createMember, createTenant, eventually, type InboxTenant } from '../helpers/inbox.js';
 import { crc16 } from '../../plugins/billing/pix/br-code.js';
 
 function dayFromToday(days: number): string {
@@ -34,8 +34,8 @@ describe('the subscription checkout', () => {
       await server.call('PUT', `/api/companies/${t.companyId}`, { token: superToken, body: { planId: basic, dueDate: dayFromToday(3), recurrence: 'MENSAL' } });
     }
     await server.atende.container.jobs.now('billing.due-dates', {});
-    const invoices = await server.call('GET', '/api/invoices/all', { token: other.admin.token });
-    otherInvoiceId = invoices.body.invoices[0].id;
+    // The job runs in the job runner, not in this call: wait for the invoice it opens.
+    otherInvoiceId = await eventually(async () => (await server.call('GET', '/api/invoices/all', { token: other.admin.token })).body.invoices[0]?.id as number | undefined, 10_000, "the other company's invoice");
   });
   afterAll(async () => {
     await server.close();

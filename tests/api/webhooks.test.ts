@@ -346,7 +346,11 @@ describe('webhooks across a restart', () => {
     const number = nextNumber();
     for (const body of ['antes', 'do', 'reinício']) await customerWrites(first, tenant, connection, { from: number, body });
     await eventually(async () => receiver.to('/restart').length > 0, 10_000, 'a first attempt');
-    const pending = await first.atende.container.db('webhook_deliveries').where({ status: 'pending' });
+    // The pipeline records the last message's events on its own time: wait for all four rows.
+    const pending = await eventually(async () => {
+      const rows = await first.atende.container.db('webhook_deliveries').where({ status: 'pending' });
+      return rows.length === 4 ? rows : undefined;
+    }, 10_000, 'four pending deliveries');
     expect(pending).toHaveLength(4);
     servers.splice(servers.indexOf(first), 1);
     await first.close();
