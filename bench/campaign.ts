@@ -1,10 +1,10 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execa, type ResultPromise } from 'execa';
 import { SqliteDriver } from '../core/db/sqlite-driver.js';
+import { freePort } from './bench-instance.js';
 
 /**
  * Issue 15's campaign benchmark: the built server (SQLite, simulated WhatsApp) sends a
@@ -18,15 +18,6 @@ import { SqliteDriver } from '../core/db/sqlite-driver.js';
 const CONTACTS = Number(process.env.ATENDE_BENCH_CAMPAIGN_CONTACTS ?? 10_000);
 const PASSWORD = 'bench-secret';
 const EMAIL = 'admin@bench.test';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function call(url: string, method: string, route: string, token?: string, body?: unknown) {
   const res = await fetch(url + route, {
