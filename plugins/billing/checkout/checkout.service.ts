@@ -3,26 +3,8 @@ import type { BillingConfig } from '../billing-config.js';
 import { Invoice } from '../invoices/invoice.model.js';
 import type { InvoicesService } from '../invoices/invoices.service.js';
 import { pixQrCodeFor } from '../provider/provider-of.js';
+import type { CheckoutAnswer, CheckoutView } from './checkout.contract.js';
 import type { CheckoutInput } from './checkout.schema.js';
-
-/** GET /subscription: what the page shows, read on the server. */
-export interface SubscriptionView {
-  companyName: string;
-  email: string;
-  dueDate: string | null;
-  /** Until the first invoice is paid the company is on trial: the days left, rounded up (0 once past). */
-  trial: boolean;
-  trialDaysLeft: number;
-  plan: { id: number; name: string; value: number } | null;
-}
-
-/** POST /subscription's answer (spec §3: the Pix has qrcode.qrcode and valor.original). */
-export interface CheckoutAnswer {
-  invoiceId: number;
-  dueDate: string;
-  qrcode: { qrcode: string };
-  valor: { original: string };
-}
 
 /**
  * The subscription page's checkout: for the caller's own company only (the session's, never an id
@@ -39,7 +21,7 @@ export class CheckoutService {
     if (!isAdmin(actor) && !actor.financial) throw new ForbiddenError(ErrorCode.ERR_NO_PERMISSION);
   }
 
-  async view(actor: AuthUser): Promise<SubscriptionView> {
+  async view(actor: AuthUser): Promise<CheckoutView> {
     this.assertMayPay(actor);
     const company = await this.app.services.companies.get(actor.companyId);
     const plan = company.planId === null ? null : await this.app.services.plans.view(company.planId);

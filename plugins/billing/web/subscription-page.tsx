@@ -3,16 +3,8 @@ import { App, Alert, Button, Card, Descriptions, Flex, Form, Input, Modal, QRCod
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { api, errorText, formatDate, useApiQuery, useAuth } from 'atende/web';
+import type { CheckoutAnswer, CheckoutView } from '../checkout/checkout.contract';
 import { brl } from './invoice-record';
-
-interface SubscriptionInfo {
-  companyName: string;
-  email: string;
-  dueDate: string | null;
-  trial: boolean;
-  trialDaysLeft: number;
-  plan: { id: number; name: string; value: number } | null;
-}
 
 interface PublicPlan {
   id: number;
@@ -22,12 +14,6 @@ interface PublicPlan {
   connections: number;
 }
 
-interface CheckoutAnswer {
-  invoiceId: number;
-  dueDate: string;
-  qrcode: { qrcode: string };
-  valor: { original: string };
-}
 
 interface Details {
   firstName: string;
@@ -41,7 +27,7 @@ interface Details {
 const DETAIL_FIELDS: (keyof Details)[] = ['firstName', 'address2', 'city', 'state', 'zipcode', 'country'];
 
 /** The spec's checkout 'Falta pouco!': Dados, Personalizar (plan), Revisar, then the Pix. */
-function CheckoutModal({ open, info, onClose }: { open: boolean; info: SubscriptionInfo; onClose(): void }) {
+function CheckoutModal({ open, info, onClose }: { open: boolean; info: CheckoutView; onClose(): void }) {
   const { t } = useTranslation('billing');
   const { message } = App.useApp();
   const [form] = Form.useForm<Details>();
@@ -165,7 +151,7 @@ export default function SubscriptionPage() {
   const { user, realtime } = useAuth();
   const [, navigate] = useLocation();
   const [open, setOpen] = useState(false);
-  const info = useApiQuery<SubscriptionInfo>('/subscription');
+  const info = useApiQuery<CheckoutView>('/subscription');
 
   // The spec: a payment shows the renewal toast, then home after 4 s.
   useEffect(() => {
