@@ -1,7 +1,8 @@
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.ATENDE_CHROMIUM ?? '/usr/bin/chromium';
 export const SCREENSHOT_DIR = path.resolve('test-results/screenshots');
@@ -103,4 +104,18 @@ export async function shot(page: Page, name: string): Promise<void> {
   await page.mouse.move(0, 0);
   await settled(page);
   await screenshot(page, name);
+}
+
+/**
+ * Picks the option titled `label` of an antd select and waits until the select shows it. A list
+ * still closing from the last choice holds options too: the pick waits until none is open.
+ */
+export async function chooseOption(page: Page, select: Locator, label: string): Promise<void> {
+  const open = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
+  await expect.poll(() => open.count()).toBe(0);
+  await select.click();
+  await open.locator(`.ant-select-item-option[title="${label}"]`).click();
+  await expect.poll(() => open.count()).toBe(0);
+  const field = select.locator('xpath=ancestor-or-self::*[contains(concat(" ", normalize-space(@class), " "), " ant-select ")][1]');
+  await expect.poll(() => field.textContent()).toContain(label);
 }

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { loginThroughUi, BrowserPool, shot } from './browser.js';
+import { BrowserPool, chooseOption, loginThroughUi, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createCampaign, createList, people } from '../helpers/campaigns.js';
@@ -14,11 +14,6 @@ let tenant: InboxTenant;
 /** An admin that never signs in through a browser: it reads the API (a login ends the admin's browser session). */
 let operator: Member;
 const browsers = new BrowserPool();
-
-async function choose(page: Page, field: string, label: string): Promise<void> {
-  await page.getByRole('dialog').getByLabel(field, { exact: true }).click();
-  await page.locator(`.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option[title="${label}"]`).click();
-}
 
 /** The picker's text for tomorrow at 10:30 on the company's clock. */
 function tomorrow(): string {
@@ -78,8 +73,8 @@ describeE2E('a campaign from the spreadsheet to its report', () => {
       await page.getByRole('button', { name: 'Nova campanha' }).click();
       const modal = page.getByRole('dialog', { name: 'Nova campanha' });
       await modal.getByLabel('Nome', { exact: true }).fill('Clube VIP');
-      await choose(page, 'Lista de contatos', 'Clientes VIP (6)');
-      await choose(page, 'Conexão', 'Vendas');
+      await chooseOption(page, page.getByRole('dialog').getByLabel('Lista de contatos', { exact: true }), 'Clientes VIP (6)');
+      await chooseOption(page, page.getByRole('dialog').getByLabel('Conexão', { exact: true }), 'Vendas');
       const picker = modal.getByLabel('Agendamento', { exact: true });
       await picker.click();
       await picker.fill(tomorrow());

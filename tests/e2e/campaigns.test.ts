@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { loginThroughUi, BrowserPool, shot } from './browser.js';
+import { BrowserPool, chooseOption, loginThroughUi, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createConnection, createMember, createTenant, PASSWORD, type InboxTenant, type Member } from '../helpers/inbox.js';
@@ -14,11 +14,6 @@ let tenant: InboxTenant;
 /** An admin that never signs in through a browser: it reads the API (a login ends the admin's browser session). */
 let operator: Member;
 const browsers = new BrowserPool();
-
-async function choose(page: Page, field: string, label: string): Promise<void> {
-  await page.getByRole('dialog').getByLabel(field, { exact: true }).click();
-  await page.locator(`.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option[title="${label}"]`).click();
-}
 
 /** The picker's text for a day 3 days ahead at 10:30 on the company's clock. */
 function threeDaysAhead(): { text: string; iso: string } {
@@ -63,9 +58,9 @@ describeE2E('campaigns and the opt-out list', () => {
       await dialog.getByRole('button', { name: 'Salvar' }).click();
       await dialog.getByText('Required').waitFor();
       await dialog.getByLabel('Nome', { exact: true }).fill('Feira de sábado');
-      await choose(page, 'Confirmação', 'Habilitada');
-      await choose(page, 'Lista de contatos', 'Clientes da feira (0)');
-      await choose(page, 'Conexão', 'Loja');
+      await chooseOption(page, page.getByRole('dialog').getByLabel('Confirmação', { exact: true }), 'Habilitada');
+      await chooseOption(page, page.getByRole('dialog').getByLabel('Lista de contatos', { exact: true }), 'Clientes da feira (0)');
+      await chooseOption(page, page.getByRole('dialog').getByLabel('Conexão', { exact: true }), 'Loja');
       const when = threeDaysAhead();
       const picker = dialog.getByLabel('Agendamento', { exact: true });
       await picker.click();
@@ -112,6 +107,9 @@ describeE2E('campaigns and the opt-out list', () => {
       const cancelled = await server.call('POST', '/api/campaigns', { token: operator.token, body: { name: 'Parada' } });
       const db = server.atende.container.db;
       await db('campaigns').where({ id: running.body.id }).update({ status: 'EM_ANDAMENTO' });
+      // A contact still to send keeps it running: the dispatch finishes a campaign with nothing left.
+      const now = new Date().toISOString();
+      await db('campaign_shippings').insert({ campaignId: running.body.id, companyId: tenant.companyId, number: '5511900001111', createdAt: now, updatedAt: now });
       await db('campaigns').where({ id: cancelled.body.id }).update({ status: 'CANCELADA' });
       await page.reload();
       await row(page, 'Rodando').getByRole('button', { name: 'Parar a campanha Rodando' }).waitFor();

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
-import { loginThroughUi, BrowserPool, shot } from './browser.js';
+import type { Page } from 'playwright-core';
+import { BrowserPool, chooseOption, loginThroughUi, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, SUPER_EMAIL, SUPER_PASSWORD, type TestServer } from '../helpers/server.js';
 
@@ -19,12 +19,6 @@ const browsers = new BrowserPool();
 const row = (page: Page, name: string) => page.getByTestId('connections-table').getByRole('row', { name: new RegExp(name) });
 const statusOf = (page: Page, name: string) => row(page, name).getByTestId('connection-status').getAttribute('data-status');
 const badge = (page: Page) => page.getByTestId('main-menu').getByTestId('connections-badge');
-
-/** Opens an antd select and picks the option with this label. */
-async function choose(page: Page, select: Locator, label: string): Promise<void> {
-  await select.click();
-  await page.locator(`.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option[title="${label}"]`).click();
-}
 
 /** Calls the API with the browser's own token: a second login would end its session. */
 async function callAs(page: Page, method: string, path: string, body?: unknown) {
@@ -95,7 +89,7 @@ describeE2E('connections page', () => {
       await dialog.getByLabel('Nome').fill('x'.repeat(51));
       await dialog.getByText('Nome muito longo').waitFor();
       await dialog.getByLabel('Nome').fill(CONNECTION);
-      await choose(admin, dialog.getByLabel('Provedor'), 'Simulador');
+      await chooseOption(admin, dialog.getByLabel('Provedor'), 'Simulador');
       for (const tab of ['Geral', 'Mensagens', 'Avaliações', 'Horários de atendimento']) await dialog.getByRole('tab', { name: tab }).waitFor();
       // The prompts plugin adds its select there while the plan has useOpenAi.
       await dialog.getByRole('tab', { name: 'Integrações' }).waitFor();
@@ -190,7 +184,7 @@ describeE2E('connections page', () => {
       await admin.getByRole('button', { name: 'Adicionar WhatsApp' }).click();
       const dialog = admin.getByRole('dialog', { name: 'Adicionar WhatsApp' });
       await dialog.getByLabel('Nome').fill('Loja Filas');
-      await choose(admin, dialog.getByLabel('Provedor'), 'Simulador');
+      await chooseOption(admin, dialog.getByLabel('Provedor'), 'Simulador');
       await dialog.getByLabel('Filas').click();
       for (const [name] of QUEUES) {
         await admin.locator(`.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option[title="${name}"]`).click();

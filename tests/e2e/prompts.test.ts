@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
-import { loginThroughUi, BrowserPool, shot } from './browser.js';
+import type { Locator } from 'playwright-core';
+import { BrowserPool, chooseOption, loginThroughUi, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../helpers/fake-openai.js';
 import { fakeOgg, startFakeSpeech, type FakeSpeech } from '../helpers/fake-speech.js';
@@ -21,11 +21,6 @@ let operator: InboxTenant;
 let agent: Member;
 let connectionId: number;
 const browsers = new BrowserPool();
-
-async function choose(page: Page, select: Locator, label: string): Promise<void> {
-  await select.click();
-  await page.locator(`.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option[title="${label}"]`).click();
-}
 
 const row = (scope: Locator, name: string) => scope.getByRole('option', { name, exact: true });
 
@@ -67,14 +62,14 @@ describeE2E('AI prompts', () => {
       await dialog.getByLabel('Prompt', { exact: true }).fill('Você é a assistente da Loja Online. Responda sobre pedidos e entregas.');
       await dialog.getByRole('button', { name: 'Salvar' }).click();
       await dialog.getByText('Informe o setor').waitFor();
-      await choose(admin, dialog.getByLabel('Fila'), 'Suporte humano');
+      await chooseOption(admin, dialog.getByLabel('Fila'), 'Suporte humano');
       await dialog.getByLabel('Endereço do servidor').fill(fake.baseUrl);
       await dialog.getByLabel('Modelo', { exact: true }).fill('modelo-local');
       expect(await dialog.getByLabel('Modelo de transcrição').inputValue()).toBe('whisper-1');
       await dialog.getByLabel('Chave da API').fill('sk-local-secret-1234');
       // The speech service's fields open once a voice is chosen.
       expect(await dialog.getByLabel('Chave da voz').isDisabled()).toBe(true);
-      await choose(admin, dialog.getByLabel('Voz', { exact: true }), 'Fabio');
+      await chooseOption(admin, dialog.getByLabel('Voz', { exact: true }), 'Fabio');
       await dialog.getByLabel('Chave da voz').fill('chave-da-voz-5678');
       await dialog.getByLabel('Endereço do serviço de voz').fill(speech.url);
       await shot(admin, 'prompts-dialog-light');
@@ -90,7 +85,7 @@ describeE2E('AI prompts', () => {
       const edit = admin.getByRole('dialog', { name: 'Editar WhatsApp' });
       await expect.poll(() => edit.getByLabel('Nome').inputValue()).toBe('Loja Online');
       await edit.getByRole('tab', { name: 'Integrações' }).click();
-      await choose(admin, edit.getByLabel('Prompt'), 'Assistente da loja');
+      await chooseOption(admin, edit.getByLabel('Prompt'), 'Assistente da loja');
       await shot(admin, 'prompts-connection-tab-light');
       await edit.getByRole('button', { name: 'Salvar' }).click();
       await edit.waitFor({ state: 'hidden' });

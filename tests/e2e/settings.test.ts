@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { Company } from '../../core/modules/companies/company.model.js';
 import { SUPER_EMAIL, SUPER_PASSWORD, startTestServer, type TestServer } from '../helpers/server.js';
-import { loginThroughUi, openBrowser, screenshot, type Browser } from './browser.js';
+import { chooseOption, loginThroughUi, openBrowser, screenshot, type Browser } from './browser.js';
 import { describeE2E } from './setup.js';
 
 const TENANT_EMAIL = 'admin@loja-settings.test';
@@ -15,12 +15,6 @@ async function settingsSeenBy(server: TestServer, page: Page): Promise<Record<st
   const res = await server.call('GET', '/api/settings', { token });
   expect(res.status).toBe(200);
   return Object.fromEntries((res.body as { key: string; value: string }[]).map((s) => [s.key, s.value]));
-}
-
-/** Opens an antd select and picks the option with this label. */
-async function choose(page: Page, select: Locator, label: string): Promise<void> {
-  await select.click();
-  await page.locator(`.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option[title="${label}"]`).click();
 }
 
 async function openSettings(page: Page, baseUrl: string): Promise<void> {
@@ -83,7 +77,7 @@ describeE2E('settings page', () => {
   it('an admin changes an option, sees the toast, and the value is kept after a reload', async () => {
     await loginThroughUi(page, server.url, TENANT_EMAIL, TENANT_PASSWORD);
     await openSettings(page, server.url);
-    await choose(page, page.getByTestId('setting-userRating'), 'Habilitadas');
+    await chooseOption(page, page.getByTestId('setting-userRating'), 'Habilitadas');
     await toast(page, 'Operação atualizada com sucesso.').waitFor();
 
     await page.reload();
@@ -99,7 +93,7 @@ describeE2E('settings page', () => {
 
   it("scheduleType 'company' shows Horários; the saved times are kept", async () => {
     await openSettings(page, server.url);
-    await choose(page, page.getByTestId('setting-scheduleType'), 'Empresa');
+    await chooseOption(page, page.getByTestId('setting-scheduleType'), 'Empresa');
     await tab(page, 'Horários').click();
     // The tab shows the week, or why it could not load the company's hours.
     await page.getByTestId('schedules-form').or(page.locator('.ant-result')).waitFor();
@@ -125,9 +119,9 @@ describeE2E('settings page', () => {
 
     // Turning company hours off takes the tab away at once.
     await tab(page, 'Opções').click();
-    await choose(page, page.getByTestId('setting-scheduleType'), 'Fila');
+    await chooseOption(page, page.getByTestId('setting-scheduleType'), 'Fila');
     await expect.poll(() => tab(page, 'Horários').count()).toBe(0);
-    await choose(page, page.getByTestId('setting-scheduleType'), 'Empresa');
+    await chooseOption(page, page.getByTestId('setting-scheduleType'), 'Empresa');
     await tab(page, 'Horários').waitFor();
   });
 
@@ -138,7 +132,7 @@ describeE2E('settings page', () => {
     try {
       await loginThroughUi(other.page, server.url, SECOND_ADMIN_EMAIL, TENANT_PASSWORD);
       await openSettings(other.page, server.url);
-      await choose(other.page, other.page.getByTestId('setting-call'), 'Não Aceitar');
+      await chooseOption(other.page, other.page.getByTestId('setting-call'), 'Não Aceitar');
       await toast(other.page, 'Operação atualizada com sucesso.').waitFor();
     } finally {
       await other.close();
@@ -182,7 +176,7 @@ describeE2E('settings page', () => {
     await form.getByLabel('Nome').fill('Padaria Nova');
     await form.getByLabel('E-mail').fill('dono@padaria.test');
     await form.getByLabel('Telefone').fill('5511999990000');
-    await choose(page, form.getByLabel('Plano'), 'Plano Padrão');
+    await chooseOption(page, form.getByLabel('Plano'), 'Plano Padrão');
     await form.getByLabel('Data de Vencimento').fill('10/01/2031');
     await form.getByLabel('Data de Vencimento').press('Tab');
     await form.getByRole('button', { name: 'Salvar' }).click();

@@ -30,7 +30,7 @@ export function openSocket(baseUrl: string, token: string): Promise<TestSocket> 
       resolve({
         frames,
         // Generous: on a busy 2-core machine a worker may stall a few seconds between frames.
-        next(match, ms = 8000) {
+        next(match, ms = 15_000) {
           const seen = frames.find(match);
           if (seen) return Promise.resolve(seen);
           return new Promise((res, rej) => {
