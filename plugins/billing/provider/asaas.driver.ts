@@ -170,6 +170,10 @@ export class AsaasProvider implements PaymentProvider {
     return { payload: String(qr.payload ?? ''), encodedImage: text(qr.encodedImage), expiresAt: text(qr.expirationDate), providerPaymentId: paymentId };
   }
 
+  async cancelPayment(paymentId: string): Promise<void> {
+    await this.call('DELETE', `/payments/${encodeURIComponent(paymentId)}`);
+  }
+
   parseWebhook(headers: Record<string, string | string[] | undefined>, body: unknown): ProviderEvent {
     const expected = this.app.config.asaasWebhookToken;
     const given = headers['asaas-access-token'];

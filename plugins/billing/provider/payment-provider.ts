@@ -119,6 +119,8 @@ export interface PaymentProvider {
   changePlan(subscriptionId: string, change: { value: number; description: string }): Promise<void>;
   cancelSubscription(subscriptionId: string): Promise<void>;
   pixQrCodeFor(invoice: PixInvoice): Promise<PixCode>;
+  /** A charge no longer to be paid (an invoice's Pix charge for an amount the invoice no longer has) removed at the provider. */
+  cancelPayment(paymentId: string): Promise<void>;
   /**
    * A webhook call read and authenticated: throws 401 when its token is missing or wrong (nothing
    * is read then), 400 when it is not an event.
