@@ -90,6 +90,12 @@ export async function startFakeAsaas(key = 'fake-asaas-key'): Promise<FakeAsaas>
       customers.set(customer.id, customer);
       return send(res, 200, customer);
     }
+    if (req.method === 'DELETE' && parts[0] === 'customers' && parts[1]) {
+      const customer = customers.get(parts[1]);
+      if (!customer) return send(res, 404, {});
+      customer.deleted = true;
+      return send(res, 200, { deleted: true, id: customer.id });
+    }
     if (req.method === 'POST' && url.pathname === '/v3/subscriptions') {
       if (!body || !customers.has(body.customer)) return send(res, 400, invalid('Cliente inválido ou não informado.', 'invalid_customer'));
       if (body.billingType !== 'CREDIT_CARD' || !body.creditCard?.number || !body.creditCardHolderInfo?.postalCode || !body.remoteIp) {
@@ -137,6 +143,12 @@ export async function startFakeAsaas(key = 'fake-asaas-key'): Promise<FakeAsaas>
     if (req.method === 'POST' && url.pathname === '/v3/payments') {
       if (!body || !customers.has(body.customer)) return send(res, 400, invalid('Cliente inválido ou não informado.', 'invalid_customer'));
       return send(res, 200, newPayment({ customer: body.customer, subscription: null, value: body.value, dueDate: body.dueDate, billingType: body.billingType, externalReference: body.externalReference ?? null }));
+    }
+    if (req.method === 'PUT' && parts[0] === 'payments' && parts[1] && !parts[2]) {
+      const payment = payments.get(parts[1]);
+      if (!payment) return send(res, 404, {});
+      if (typeof body?.value === 'number' && body.value > 0) payment.value = body.value;
+      return send(res, 200, payment);
     }
     if (req.method === 'DELETE' && parts[0] === 'payments' && parts[1] && !parts[2]) {
       const payment = payments.get(parts[1]);

@@ -18,7 +18,9 @@ export class ManualProvider implements PaymentProvider {
   constructor(private readonly config: BillingConfig) {}
 
   createCustomer = noCards;
+  removeCustomer = noCards;
   createCardSubscription = noCards;
+  setPaymentValue = noCards;
   listSubscriptionPayments = noCards;
   changePlan = noCards;
   cancelSubscription = noCards;

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
 import {
+  AppError,
   ConflictError,
   ErrorCode,
   ForbiddenError,
@@ -16,7 +18,7 @@ import type { PaymentProvider, ProviderSubscription } from '../provider/payment-
 import { Invoice } from '../invoices/invoice.model.js';
 import { dropStaleCharge, providerOf } from '../provider/provider-of.js';
 import type { CustomerView, PaymentView, SubscriptionView } from './subscription-view.js';
-import type { CardFields } from './subscriptions.schema.js';
+import type { CardFields, SignupCardFields } from './subscriptions.schema.js';
 
 /** Payments a page (POST …/load/payments/to/subscriptions). */
 export const PAYMENTS_PAGE_SIZE = 10;
@@ -42,6 +44,12 @@ interface SubscriptionRow {
   cardLast4: string | null;
   cardBrand: string | null;
   createdAt: string;
+}
+
+/** A signup's card subscription made at the provider, to keep with the new company or to undo. */
+export interface SignupSubscription {
+  record(trx: Knex.Transaction, companyId: number): Promise<void>;
+  undo(): Promise<void>;
 }
 
 /**
@@ -177,6 +185,65 @@ export class SubscriptionsService {
       .ignore()
       .returning('id');
     return inserted.length === 0 ? null : (inserted[0] as { id: number }).id;
+  }
+
+  /**
+   * A signing-up company's card subscription, made at the provider before the company is (so a
+   * refused card leaves nothing here): its customer, then the monthly subscription at the plan's
+   * value from `nextDueDate` (the trial's end), its first charge at `firstValue` (a promotion's
+   * discount). A refused card answers ERR_CARD_REFUSED and the customer is removed again.
+   * `record` keeps both inside the signup's transaction; `undo` cancels both at the provider when
+   * that transaction fails.
+   */
+  async startForSignup(input: {
+    company: { name: string; email: string; phone: string; cpfCnpj: string };
+    plan: { id: number; name: string; value: number | string };
+    firstValue: number;
+    nextDueDate: string;
+    card: SignupCardFields;
+    remoteIp: string;
+  }): Promise<SignupSubscription> {
+    const provider = this.provider;
+    const { company, plan, card } = input;
+    const { id: customerId } = await provider.createCustomer({ companyId: null, ...company });
+    let created: ProviderSubscription | undefined;
+    const undo = async () => {
+      const steps = [...(created ? [() => provider.cancelSubscription(created!.id)] : []), () => provider.removeCustomer(customerId)];
+      for (const step of steps) {
+        await step().catch((err: unknown) => this.app.log.warn({ err, customerId, subscriptionId: created?.id }, 'a failed signup’s customer or subscription is left at the payment provider'));
+      }
+    };
+    try {
+      created = await provider.createCardSubscription({
+        customerId,
+        companyId: null,
+        value: Number(plan.value),
+        nextDueDate: input.nextDueDate,
+        description: `Plano ${plan.name} - ${company.name}`,
+        card,
+        holder: { name: card.holderName, email: company.email, cpfCnpj: card.holderCpfCnpj, phone: card.holderPhone },
+        remoteIp: input.remoteIp,
+      });
+      if (Math.round(input.firstValue * 100) !== Math.round(Number(plan.value) * 100)) {
+        const [first] = (await provider.listSubscriptionPayments(created.id, 0, 1)).data;
+        if (first) await provider.setPaymentValue(first.id, input.firstValue);
+      }
+    } catch (err) {
+      await undo();
+      if (err instanceof AppError && err.code === ErrorCode.ERR_PAYMENT_PROVIDER_REFUSED) {
+        throw new ValidationError(`O cartão foi recusado: ${err.message}`, err.details, ErrorCode.ERR_CARD_REFUSED);
+      }
+      throw err;
+    }
+    const subscription = created;
+    return {
+      record: async (trx, companyId) => {
+        const now = new Date().toISOString();
+        await trx('billing_customers').insert({ companyId, provider: provider.name, customerId, createdAt: now });
+        await trx('billing_subscriptions').insert({ companyId, provider: provider.name, customerId, planId: plan.id, value: Number(plan.value), ...liveFields(subscription), createdAt: now, updatedAt: now });
+      },
+      undo,
+    };
   }
 
   /** GET /{provider}/companhia/load/all/company/{provider}/by/:companyId: newest first. */
