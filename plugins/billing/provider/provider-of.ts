@@ -33,7 +33,8 @@ function cents(value: number | string | null): number | null {
  * The open invoice's Pix charge at the provider cancelled when it is for another amount than the
  * invoice's (the invoice was repriced: a plan change, a promotion), and unlinked, so the next Pix
  * code is a new charge for the invoice's value. The old charge's payment, should it still come,
- * pays nothing (the webhook pays an invoice only for its exact value). Answers whether it dropped one.
+ * pays nothing (the webhook pays an invoice only for its exact value). A charge linked before its
+ * amount was kept (no value) counts as stale: replacing it is safe. Answers whether it dropped one.
  */
 export async function dropStaleCharge(app: PluginApp<BillingConfig>, invoice: Invoice): Promise<boolean> {
   const chargeId = invoice.providerPaymentId;
