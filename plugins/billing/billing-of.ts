@@ -28,7 +28,7 @@ export function billingOf(app: PluginApp<BillingConfig>): BillingParts {
     parts = {
       invoices,
       promotions,
-      signup: new SignupService(app, invoices, promotions),
+      signup: new SignupService(app, invoices, promotions, subscriptions),
       subscriptions,
       webhook: new WebhookService(app, invoices, subscriptions),
       checkout: new CheckoutService(app, invoices),

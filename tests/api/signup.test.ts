@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUPER_EMAIL, SUPER_PASSWORD, startTestServer, type TestServer } from '../helpers/server.js';
+import { eventually } from '../helpers/inbox.js';
 import { isValidCnpj, isValidCpf } from '../../plugins/billing/signup/documents.js';
 import { CHECKS_PER_ADDRESS } from '../../plugins/billing/signup/signup.service.js';
+import { REFUSAL, REFUSED_CARD, startFakeAsaas, type FakeAsaas } from '../helpers/fake-asaas.js';
 
 describe('CPF and CNPJ check digits', () => {
   it('accepts known valid documents, masked or not', () => {
@@ -54,7 +56,7 @@ describe('self-signup', () => {
   it('says it is enabled, without login', async () => {
     const res = await server.call('GET', '/api/signup/status');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ enabled: true });
+    expect(res.body).toEqual({ enabled: true, card: false });
   });
 
   it('answers each field with the spec’s message', async () => {
@@ -130,6 +132,140 @@ describe('self-signup', () => {
     expect(await companyCount()).toBe(before);
     const login = await server.call('POST', '/api/auth/login', { body: { email: 'outra@paoquente.test', password: 'segredo1' } });
     expect(login.status).toBe(401);
+  });
+});
+
+describe('self-signup with a card (Asaas)', () => {
+  let server: TestServer;
+  let fake: FakeAsaas;
+  let superToken: string;
+  let planId: number;
+  const CARD_NUMBER = '5162306219378829';
+  const card = { number: '5162 3062 1937 8829', holderName: 'Joana Prado', expiryMonth: '05', expiryYear: '2031', ccv: '318', postalCode: '89223-005', addressNumber: '277', holderCpfCnpj: '111.444.777-35', holderPhone: '(47) 99999-1234' };
+  const form = (extra: Record<string, unknown> = {}) => ({
+    name: 'Sorveteria Gelada',
+    cpf_cnpj: '45.997.418/0001-53',
+    email: 'dona@gelada.test',
+    phone: '(47) 98888-1111',
+    password: 'segredo1',
+    planId,
+    card,
+    ...extra,
+  });
+  const cadastro = (body: Record<string, unknown>) => server.call('POST', '/api/companies/cadastro', { body });
+  const companyCount = async () => (await server.call('GET', '/api/companies/list', { token: superToken })).body.length as number;
+  const db = () => server.atende.container.db;
+
+  beforeAll(async () => {
+    fake = await startFakeAsaas();
+    server = await startTestServer({ allowPrivateUrls: true, pluginConfig: { billing: { provider: 'asaas', asaasUrl: fake.url, asaasKey: fake.key, asaasWebhookToken: 'secret' } } });
+    superToken = (await server.login(SUPER_EMAIL, SUPER_PASSWORD)).token;
+    planId = await createPlan(server, superToken, 'Básico');
+  });
+  afterAll(async () => {
+    await server?.close();
+    await fake?.close();
+  });
+
+  it('says the page has its Cartão step', async () => {
+    expect((await server.call('GET', '/api/signup/status')).body).toEqual({ enabled: true, card: true });
+  });
+
+  it('asks for the card, checked as §5 says, before anything is made', async () => {
+    const before = await companyCount();
+    const noCard = await cadastro(form({ card: undefined }));
+    expect(noCard.status).toBe(400);
+    expect(noCard.body.message).toContain('Informe o cartão de crédito');
+    const bad = await cadastro(form({ card: { ...card, number: '5162306219378828', holderCpfCnpj: '111.444.777-00', postalCode: '123' } }));
+    expect(bad.status).toBe(400);
+    expect(bad.body.details.issues).toEqual([
+      { path: 'card.number', message: 'Número do cartão inválido' },
+      { path: 'card.postalCode', message: 'CEP inválido' },
+      { path: 'card.holderCpfCnpj', message: 'Documento inválido' },
+    ]);
+    expect(fake.calls).toHaveLength(0);
+    expect(await companyCount()).toBe(before);
+  });
+
+  it('a refused card answers ERR_CARD_REFUSED with Asaas’s reason and leaves no company, user or customer', async () => {
+    const before = await companyCount();
+    const refused = await cadastro(form({ card: { ...card, number: REFUSED_CARD } }));
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe('ERR_CARD_REFUSED');
+    expect(refused.body.details.errors).toEqual([{ code: 'invalid_creditCard', description: REFUSAL }]);
+    expect(await companyCount()).toBe(before);
+    expect((await server.call('POST', '/api/auth/login', { body: { email: 'dona@gelada.test', password: 'segredo1' } })).status).toBe(401);
+    for (const table of ['billing_customers', 'billing_subscriptions', 'company_documents']) {
+      expect(Number((await db()(table).count({ n: '*' }))[0]!.n), table).toBe(0);
+    }
+    // The customer made for it is removed at Asaas again.
+    expect([...fake.customers.values()].every((c) => c.deleted === true)).toBe(true);
+  });
+
+  it('signs up with a card: the Asaas customer and a subscription at the plan’s value from the trial’s end; the card number is kept nowhere', async () => {
+    const res = await cadastro(form({ price: 0.01, value: 0.01 }));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const id = res.body.id as number;
+    expect((await server.call('GET', `/api/companies/${id}`, { token: superToken })).body).toMatchObject({ planId, dueDate: isoDay(3), recurrence: 'MENSAL' });
+    const customer = [...fake.customers.values()].find((c) => !c.deleted)!;
+    expect(customer).toMatchObject({ name: 'Sorveteria Gelada', cpfCnpj: '45997418000153', email: 'dona@gelada.test' });
+    const sent = fake.calls.filter((c) => c.method === 'POST' && c.path === '/v3/subscriptions').at(-1)!;
+    expect(sent.body).toMatchObject({
+      customer: customer.id,
+      billingType: 'CREDIT_CARD',
+      cycle: 'MONTHLY',
+      value: 99.9,
+      nextDueDate: isoDay(3),
+      creditCard: { holderName: 'Joana Prado', number: CARD_NUMBER, expiryMonth: '05', expiryYear: '2031', ccv: '318' },
+      creditCardHolderInfo: { cpfCnpj: '11144477735', postalCode: '89223005', addressNumber: '277', phone: '47999991234', email: 'dona@gelada.test' },
+    });
+
+    const admin = await server.login('dona@gelada.test', 'segredo1');
+    expect((await server.call('GET', `/api/asaas/companhia/${id}`, { token: admin.token })).body).toEqual({ customerId: customer.id, hasDocument: true });
+    const listed = (await server.call('GET', `/api/asaas/companhia/load/all/company/asaas/by/${id}`, { token: admin.token })).body.subscriptions;
+    expect(listed).toEqual([expect.objectContaining({ status: 'active', planId, value: 99.9, cardLast4: '8829', cardBrand: 'MASTERCARD', customerId: customer.id })]);
+    for (const table of ['billing_subscriptions', 'billing_customers', 'invoices', 'company_documents', 'companies']) {
+      expect(JSON.stringify(await db()(table).select('*')), table).not.toContain(CARD_NUMBER);
+    }
+
+    // The subscription's first charge pays the first invoice.
+    const [first] = (await server.call('GET', '/api/invoices/all', { token: admin.token })).body.invoices;
+    expect(first).toMatchObject({ value: 99.9, status: 'open', dueDate: isoDay(3) });
+    const charge = [...fake.payments.values()].find((p) => p.subscription === listed[0].subscriptionId)!;
+    expect(charge).toMatchObject({ value: 99.9, dueDate: isoDay(3) });
+  });
+
+  it('with a discount code, the subscription’s first charge is the first invoice’s discounted value', async () => {
+    const promo = await server.call('POST', '/api/promotions', { token: superToken, body: { code: 'GELO20', kind: 'discount', amount: 20, usesLeft: 5 } });
+    expect(promo.status, JSON.stringify(promo.body)).toBe(201);
+    const res = await cadastro(form({ name: 'Gelato Dois', cpf_cnpj: '11.444.777/0001-61', email: 'dois@gelada.test', phone: '(47) 98888-2222', code: 'gelo20' }));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const admin = await server.login('dois@gelada.test', 'segredo1');
+    const [first] = (await server.call('GET', '/api/invoices/all', { token: admin.token })).body.invoices;
+    expect(first).toMatchObject({ value: 79.92, status: 'open' });
+    const [subscription] = (await server.call('GET', `/api/asaas/companhia/load/all/company/asaas/by/${res.body.id}`, { token: admin.token })).body.subscriptions;
+    expect(subscription.value).toBe(99.9);
+    const charges = [...fake.payments.values()].filter((p) => p.subscription === subscription.subscriptionId);
+    expect(charges.map((c) => c.value)).toEqual([79.92]);
+  });
+
+  it('a signup that fails after Asaas took the card (its document taken meanwhile) cancels the subscription and customer there', async () => {
+    const subscriptionsBefore = fake.subscriptions.size;
+    // Another company takes the document while the card is at Asaas.
+    const hold = fake.holdSubscriptions();
+    const pending = cadastro(form({ name: 'Gelato Tres', cpf_cnpj: '529.982.247-25', email: 'tres@gelada.test', phone: '(47) 98888-3333' }));
+    await eventually(async () => fake.subscriptions.size === subscriptionsBefore && fake.calls.some((c) => c.method === 'POST' && c.path === '/v3/subscriptions' && String(c.body?.description).includes('Gelato Tres')), 5000, 'the card at Asaas');
+    const other = await server.call('POST', '/api/companies', { token: superToken, body: { name: 'Concorrente', email: 'c@concorrente.test', password: 'segredo1', planId } });
+    expect(other.status, JSON.stringify(other.body)).toBe(201);
+    await db()('company_documents').insert({ companyId: other.body.company.id, document: '52998224725', createdAt: new Date().toISOString() });
+    hold.release();
+    const res = await pending;
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe('Cpf/Cnpj já cadastrado');
+    const made = [...fake.subscriptions.values()].find((s) => String(s.description).includes('Gelato Tres'))!;
+    expect(made.deleted).toBe(true);
+    expect(fake.customers.get(made.customer)!.deleted).toBe(true);
+    expect((await server.call('POST', '/api/auth/login', { body: { email: 'tres@gelada.test', password: 'segredo1' } })).status).toBe(401);
   });
 });
 

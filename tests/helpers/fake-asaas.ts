@@ -33,6 +33,11 @@ export interface FakeAsaas {
    * overrides what the call says was paid, `eventId` repeats an earlier delivery, `token` forges one.
    */
   pay(paymentId: string, options?: { event?: 'PAYMENT_CONFIRMED' | 'PAYMENT_RECEIVED'; value?: number; eventId?: string; token?: string }): Promise<{ status: number; body: Json; eventId: string }>;
+  /**
+   * Holds each card subscription call until the answer is released (two requests at once meet
+   * there); the call is counted in `calls` as it arrives.
+   */
+  holdSubscriptions(): { release: () => void };
   /** Posts any event body to the webhook (with the right token unless `token` is given). */
   send(body: Json, token?: string | null): Promise<{ status: number; body: Json }>;
   close(): Promise<void>;
@@ -62,6 +67,7 @@ export async function startFakeAsaas(key = 'fake-asaas-key'): Promise<FakeAsaas>
   const subscriptions = new Map<string, Json>();
   const payments = new Map<string, Json>();
   let seq = 0;
+  let held: Promise<void> | null = null;
   const next = (prefix: string) => `${prefix}_${String((seq += 1)).padStart(12, '0')}`;
 
   const newPayment = (fields: Json): Json => {
@@ -84,11 +90,18 @@ export async function startFakeAsaas(key = 'fake-asaas-key'): Promise<FakeAsaas>
       customers.set(customer.id, customer);
       return send(res, 200, customer);
     }
+    if (req.method === 'DELETE' && parts[0] === 'customers' && parts[1]) {
+      const customer = customers.get(parts[1]);
+      if (!customer) return send(res, 404, {});
+      customer.deleted = true;
+      return send(res, 200, { deleted: true, id: customer.id });
+    }
     if (req.method === 'POST' && url.pathname === '/v3/subscriptions') {
       if (!body || !customers.has(body.customer)) return send(res, 400, invalid('Cliente inválido ou não informado.', 'invalid_customer'));
       if (body.billingType !== 'CREDIT_CARD' || !body.creditCard?.number || !body.creditCardHolderInfo?.postalCode || !body.remoteIp) {
         return send(res, 400, invalid('Informe os dados do cartão de crédito.', 'invalid_creditCard'));
       }
+      if (held) await held;
       if (body.creditCard.number === REFUSED_CARD) return send(res, 400, invalid(REFUSAL, 'invalid_creditCard'));
       const { creditCard, creditCardHolderInfo: _holder, remoteIp: _ip, ...kept } = body;
       const subscription = {
@@ -131,6 +144,20 @@ export async function startFakeAsaas(key = 'fake-asaas-key'): Promise<FakeAsaas>
       if (!body || !customers.has(body.customer)) return send(res, 400, invalid('Cliente inválido ou não informado.', 'invalid_customer'));
       return send(res, 200, newPayment({ customer: body.customer, subscription: null, value: body.value, dueDate: body.dueDate, billingType: body.billingType, externalReference: body.externalReference ?? null }));
     }
+    if (req.method === 'PUT' && parts[0] === 'payments' && parts[1] && !parts[2]) {
+      const payment = payments.get(parts[1]);
+      if (!payment) return send(res, 404, {});
+      if (typeof body?.value === 'number' && body.value > 0) payment.value = body.value;
+      return send(res, 200, payment);
+    }
+    if (req.method === 'DELETE' && parts[0] === 'payments' && parts[1] && !parts[2]) {
+      const payment = payments.get(parts[1]);
+      if (!payment) return send(res, 404, {});
+      if (payment.status !== 'PENDING' && payment.status !== 'OVERDUE') return send(res, 400, invalid('Somente cobranças pendentes ou vencidas podem ser removidas.'));
+      payment.deleted = true;
+      payment.status = 'DELETED';
+      return send(res, 200, { deleted: true, id: payment.id });
+    }
     if (req.method === 'GET' && parts[0] === 'payments' && parts[2] === 'pixQrCode') {
       const payment = payments.get(parts[1]!);
       if (!payment) return send(res, 404, {});
@@ -171,6 +198,16 @@ export async function startFakeAsaas(key = 'fake-asaas-key'): Promise<FakeAsaas>
       const eventId = options.eventId ?? next('evt');
       const answer = await post({ id: eventId, event, dateCreated: new Date().toISOString(), payment: { ...payment, value: options.value ?? payment.value } }, options.token ?? webhook.token);
       return { ...answer, eventId };
+    },
+    holdSubscriptions() {
+      let release = () => {};
+      held = new Promise<void>((resolve) => {
+        release = () => {
+          held = null;
+          resolve();
+        };
+      });
+      return { release };
     },
     send: (body, token) => post(body, token === undefined ? webhook.token : token),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

@@ -49,6 +49,8 @@ export { registerTranslations, type Language, type LazyTranslations, type Transl
 // Shared components and hooks
 export { AttachmentField, MAX_UPLOAD_BYTES, UPLOAD_ACCEPT, type AttachmentFieldProps } from './components/attachment-field';
 export { BotSelect, type BotSelectProps } from './components/bot-select';
+export { CardFields, cardOf, type CardFieldValues } from './components/card-fields';
+export { maskCardNumber, maskDocument, maskExpiry, maskPostalCode } from './components/input-masks';
 export { ColorChip, type ColorChipProps } from './components/color-chip';
 export { ImportFileModal, type ImportFileModalProps, type ImportFileReport } from './components/import-file-modal';
 export { InfiniteTable, type InfiniteTableProps } from './components/infinite-table';

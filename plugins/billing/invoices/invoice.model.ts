@@ -18,4 +18,6 @@ export class Invoice extends BaseModel {
   remindedAt!: string | null;
   /** The provider's payment that pays it (a subscription's charge or its Pix charge), or null. */
   providerPaymentId!: string | null;
+  /** The amount of the open invoice's linked Pix charge: when the invoice's value moves away from it, the charge is replaced. */
+  providerPaymentValue!: string | number | null;
 }

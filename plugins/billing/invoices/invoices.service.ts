@@ -24,6 +24,11 @@ function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
+/** A new company's first invoice: the plan's value less a promotion's `discountPercent`, in cents. */
+export function firstInvoiceValue(planValue: number | string, discountPercent: number): number {
+  return Math.round(Number(planValue) * (100 - discountPercent)) / 100;
+}
+
 function notFound(): NotFoundError {
   return new NotFoundError(ErrorCode.ERR_NO_INVOICE_FOUND);
 }
@@ -214,10 +219,8 @@ export class InvoicesService {
    * `discountPercent` (a promotion code's discount applies to this invoice only).
    */
   async openFirst(companyId: number, dueDate: string, plan: { name: string; value: number | string }, discountPercent: number, trx: Knex.Transaction): Promise<void> {
-    const full = Number(plan.value);
-    if (full <= 0) return;
-    const value = Math.round(full * (100 - discountPercent)) / 100;
-    await this.open(companyId, dueDate, discountPercent > 0 ? `${plan.name} (-${discountPercent}%)` : plan.name, value, trx);
+    if (Number(plan.value) <= 0) return;
+    await this.open(companyId, dueDate, discountPercent > 0 ? `${plan.name} (-${discountPercent}%)` : plan.name, firstInvoiceValue(plan.value, discountPercent), trx);
   }
 
   private async open(companyId: number, dueDate: string, detail: string, value: number, db: Knex = this.app.db): Promise<number> {

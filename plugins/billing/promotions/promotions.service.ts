@@ -80,6 +80,13 @@ export class PromotionsService {
     return (await this.usable(this.app.db, code).first('id')) !== undefined;
   }
 
+  /** The usable promotion of `code` (what a signup will get), or undefined; its use is taken later, by `take`. */
+  async offer(code: string): Promise<Promotion | undefined> {
+    if (!code.trim()) return undefined;
+    const row = (await this.usable(this.app.db, code).first('id')) as { id: number } | undefined;
+    return row ? Promotion.query(this.app.db).findById(row.id) : undefined;
+  }
+
   /**
    * Takes one use of `code` inside the signup's transaction: one conditional decrement, so of two
    * signups racing for the last use only one changes the row (on PostgreSQL the second waits for

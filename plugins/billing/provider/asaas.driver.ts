@@ -81,6 +81,11 @@ function toSubscription(s: Json): ProviderSubscription {
   };
 }
 
+/** The company a customer or subscription is for, as Asaas's external reference (none yet at signup). */
+function reference(companyId: number | null): { externalReference?: string } {
+  return companyId === null ? {} : { externalReference: `company:${companyId}` };
+}
+
 function today(): string {
   return new Date().toISOString().slice(0, 10);
 }
@@ -103,11 +108,15 @@ export class AsaasProvider implements PaymentProvider {
       cpfCnpj: input.cpfCnpj,
       email: input.email,
       mobilePhone: input.phone.replace(/\D/g, ''),
-      externalReference: `company:${input.companyId}`,
+      ...reference(input.companyId),
       // The platform tells its companies itself (invoice e-mails); Asaas would write twice.
       notificationDisabled: true,
     });
     return { id: String(customer.id) };
+  }
+
+  async removeCustomer(customerId: string): Promise<void> {
+    await this.call('DELETE', `/customers/${encodeURIComponent(customerId)}`);
   }
 
   async createCardSubscription(input: CardSubscriptionInput): Promise<ProviderSubscription> {
@@ -119,7 +128,7 @@ export class AsaasProvider implements PaymentProvider {
       nextDueDate: input.nextDueDate,
       cycle: 'MONTHLY',
       description: input.description,
-      externalReference: `company:${input.companyId}`,
+      ...reference(input.companyId),
       creditCard: { holderName: card.holderName, number: card.number, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear, ccv: card.ccv },
       creditCardHolderInfo: {
         name: holder.name,
@@ -168,6 +177,14 @@ export class AsaasProvider implements PaymentProvider {
     }
     const qr = await this.call('GET', `/payments/${encodeURIComponent(paymentId)}/pixQrCode`);
     return { payload: String(qr.payload ?? ''), encodedImage: text(qr.encodedImage), expiresAt: text(qr.expirationDate), providerPaymentId: paymentId };
+  }
+
+  async setPaymentValue(paymentId: string, value: number): Promise<void> {
+    await this.call('PUT', `/payments/${encodeURIComponent(paymentId)}`, { value });
+  }
+
+  async cancelPayment(paymentId: string): Promise<void> {
+    await this.call('DELETE', `/payments/${encodeURIComponent(paymentId)}`);
   }
 
   parseWebhook(headers: Record<string, string | string[] | undefined>, body: unknown): ProviderEvent {

@@ -18,10 +18,14 @@ export class ManualProvider implements PaymentProvider {
   constructor(private readonly config: BillingConfig) {}
 
   createCustomer = noCards;
+  removeCustomer = noCards;
   createCardSubscription = noCards;
+  setPaymentValue = noCards;
   listSubscriptionPayments = noCards;
   changePlan = noCards;
   cancelSubscription = noCards;
+  /** Manual mode makes no charges at a provider: there is none to cancel. */
+  cancelPayment = noCards;
 
   async pixQrCodeFor(invoice: PixInvoice): Promise<PixCode> {
     if (!this.config.pixKey) throw new ValidationError('No Pix key is configured', undefined, ErrorCode.ERR_PIX_NOT_CONFIGURED);

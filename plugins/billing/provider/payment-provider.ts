@@ -9,7 +9,8 @@ export type ProviderName = 'manual' | 'asaas';
 
 /** The company as the provider's customer. */
 export interface CustomerInput {
-  companyId: number;
+  /** Null at signup, where the company is made once the provider took the card. */
+  companyId: number | null;
   name: string;
   email: string;
   phone: string;
@@ -30,7 +31,8 @@ export interface CardInput {
 
 export interface CardSubscriptionInput {
   customerId: string;
-  companyId: number;
+  /** Null at signup, as for the customer. */
+  companyId: number | null;
   /** Reais a month: the plan's value, read on the server. */
   value: number;
   /** YYYY-MM-DD: the first charge (the company's due date, or today when it is past). */
@@ -112,13 +114,19 @@ export interface PaymentProvider {
   /** Whether it takes cards (customers and subscriptions); the manual driver does not. */
   readonly cards: boolean;
   createCustomer(input: CustomerInput): Promise<{ id: string }>;
+  /** A customer made for a signup that did not go through, removed again. */
+  removeCustomer(customerId: string): Promise<void>;
   createCardSubscription(input: CardSubscriptionInput): Promise<ProviderSubscription>;
+  /** A pending charge's amount changed (a signup's first month at a promotion's discount). */
+  setPaymentValue(paymentId: string, value: number): Promise<void>;
   /** Newest first, `limit` from `offset`. */
   listSubscriptionPayments(subscriptionId: string, offset: number, limit: number): Promise<{ data: ProviderPayment[]; hasMore: boolean }>;
   /** The subscription's value from now on, its pending charges included. */
   changePlan(subscriptionId: string, change: { value: number; description: string }): Promise<void>;
   cancelSubscription(subscriptionId: string): Promise<void>;
   pixQrCodeFor(invoice: PixInvoice): Promise<PixCode>;
+  /** A charge no longer to be paid (an invoice's Pix charge for an amount the invoice no longer has) removed at the provider. */
+  cancelPayment(paymentId: string): Promise<void>;
   /**
    * A webhook call read and authenticated: throws 401 when its token is missing or wrong (nothing
    * is read then), 400 when it is not an event.

@@ -18,7 +18,8 @@ export function signupRoutes(router: AppRouter, app: PluginApp<BillingConfig>): 
   };
 
   router.get('/signup/status', (ctx) => {
-    ctx.body = { enabled: signup.enabled };
+    // card: whether the page has its Cartão step (a provider that takes cards).
+    ctx.body = signup.enabled ? { enabled: true, card: signup.takesCards } : { enabled: false };
   });
 
   router.get('/companies/verify/name/query/params', async (ctx) => {

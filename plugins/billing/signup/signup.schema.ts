@@ -1,4 +1,5 @@
 import { id, z } from 'atende/plugin';
+import { signupCardSchema } from '../subscriptions/subscriptions.schema.js';
 import { isValidDocument } from './documents.js';
 
 /** The spec's messages (§5 Signup company validation), verbatim. */
@@ -20,6 +21,8 @@ export const signupSchema = z.object({
   password: z.string({ error: 'Senha é obrigatória' }).min(5, 'Senha muito curta').max(50, 'Senha muito longa'),
   planId: id,
   code: z.string().trim().max(50).optional(),
+  /** The Cartão step's card, when the installation takes cards (Asaas): required there, ignored in manual mode. */
+  card: signupCardSchema.optional(),
 });
 
 export type SignupInput = z.infer<typeof signupSchema>;

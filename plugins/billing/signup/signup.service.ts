@@ -1,8 +1,10 @@
 import type { Knex } from 'knex';
 import { AttemptLimiter, ConflictError, ErrorCode, NotFoundError, TooManyAttemptsError, ValidationError, type PluginApp } from 'atende/plugin';
 import type { BillingConfig } from '../billing-config.js';
-import type { InvoicesService } from '../invoices/invoices.service.js';
+import { firstInvoiceValue, type InvoicesService } from '../invoices/invoices.service.js';
 import type { PromotionsService } from '../promotions/promotions.service.js';
+import { providerOf } from '../provider/provider-of.js';
+import type { SignupSubscription, SubscriptionsService } from '../subscriptions/subscriptions.service.js';
 import { digitsOnly } from './documents.js';
 import { SIGNUP_MESSAGES, type SignupInput } from './signup.schema.js';
 
@@ -14,6 +16,7 @@ export const CHECKS_PER_ADDRESS = 120;
 const CHECK_WINDOW_MS = 15 * 60_000;
 /** The spec's trial: the new company is due three days from today. */
 const TRIAL_DAYS = 3;
+const CARD_MISSING = 'Informe o cartão de crédito';
 
 function today(plusDays: number): string {
   const day = new Date();
@@ -47,10 +50,16 @@ export class SignupService {
     private readonly app: PluginApp<BillingConfig>,
     private readonly invoices: InvoicesService,
     private readonly promotions: PromotionsService,
+    private readonly subscriptions: SubscriptionsService,
   ) {}
 
   get enabled(): boolean {
     return Boolean(this.app.config.provider) && this.app.config.signup;
+  }
+
+  /** Whether the signup asks for a card (its Cartão step): a provider that takes cards. */
+  get takesCards(): boolean {
+    return providerOf(this.app).cards;
   }
 
   assertEnabled(): void {
@@ -90,34 +99,62 @@ export class SignupService {
     return this.promotions.valid(code);
   }
 
-  /** POST /companies/cadastro: the new company's id. */
+  /**
+   * POST /companies/cadastro: the new company's id. With a card provider (Asaas) and a paid plan,
+   * the Cartão step's card is required: the provider's customer and card subscription are made
+   * first (a refused card, ERR_CARD_REFUSED, leaves nothing), then the company in one transaction
+   * with them; should that transaction fail, both are cancelled at the provider.
+   */
   async signUp(input: SignupInput, address: string): Promise<{ id: number }> {
     this.assertEnabled();
     this.limiter.assertAllowed(address, address);
     const invalidPromotion = () => new ValidationError(SIGNUP_MESSAGES.invalidPromotion, { issues: [{ path: 'code', message: SIGNUP_MESSAGES.invalidPromotion }] });
-    if (input.code && !(await this.promotionValid(input.code))) throw invalidPromotion();
+    const offer = input.code ? await this.promotions.offer(input.code) : undefined;
+    if (input.code && !offer) throw invalidPromotion();
     if (!(await this.nameFree(input.name))) throw taken(SIGNUP_MESSAGES.nameTaken);
     if (!(await this.phoneFree(input.phone))) throw taken(SIGNUP_MESSAGES.phoneTaken);
     if (!(await this.emailFree(input.email))) throw taken(SIGNUP_MESSAGES.emailTaken);
     const plan = await this.app.services.plans.view(input.planId); // an unknown plan: 404, nothing created
+    const byCard = providerOf(this.app).cards && Number(plan.value) > 0;
+    if (byCard && !input.card) throw new ValidationError(CARD_MISSING, { issues: [{ path: 'card', message: CARD_MISSING }] });
     this.limiter.record(address, address);
-    const companyId = await this.app.db.transaction(async (trx) => {
-      if (!(await this.documentFree(input.cpf_cnpj, trx))) throw taken(SIGNUP_MESSAGES.documentTaken);
-      // The code's use is taken here, so a signup that fails later gives it back (rolled back with it).
-      const promotion = input.code ? await this.promotions.take(input.code, trx) : undefined;
-      if (input.code && !promotion) throw invalidPromotion(); // its last use went to another signup meanwhile
-      // Extra trial days move the first due date; a discount applies to the first invoice only.
-      const dueDate = today(TRIAL_DAYS + (promotion?.kind === 'trialDays' ? Number(promotion.amount) : 0));
-      const { company } = await this.app.services.companies.createTenant(
-        { name: input.name, email: input.email, password: input.password, phone: input.phone, planId: input.planId, dueDate, recurrence: 'MENSAL', status: true, campaignsEnabled: true },
-        trx,
-      );
-      // The unique column settles a race between two signups with one document: the second rolls back.
-      await trx('company_documents').insert({ companyId: company.id, document: digitsOnly(input.cpf_cnpj), createdAt: new Date().toISOString() });
-      if (promotion) await this.promotions.record(promotion, company.id, trx);
-      await this.invoices.openFirst(company.id, dueDate, plan, promotion?.kind === 'discount' ? Number(promotion.amount) : 0, trx);
-      return company.id;
-    });
-    return { id: companyId };
+    // Extra trial days move the first due date; a discount applies to the first invoice only.
+    const dueDate = today(TRIAL_DAYS + (offer?.kind === 'trialDays' ? Number(offer.amount) : 0));
+    const discount = offer?.kind === 'discount' ? Number(offer.amount) : 0;
+    let subscription: SignupSubscription | undefined;
+    if (byCard) {
+      // Checked before the provider is asked; the unique column settles a race in the transaction.
+      if (!(await this.documentFree(input.cpf_cnpj))) throw taken(SIGNUP_MESSAGES.documentTaken);
+      subscription = await this.subscriptions.startForSignup({
+        company: { name: input.name, email: input.email, phone: input.phone, cpfCnpj: digitsOnly(input.cpf_cnpj) },
+        plan,
+        firstValue: firstInvoiceValue(plan.value, discount),
+        nextDueDate: dueDate,
+        card: input.card!,
+        remoteIp: address,
+      });
+    }
+    try {
+      const companyId = await this.app.db.transaction(async (trx) => {
+        if (!(await this.documentFree(input.cpf_cnpj, trx))) throw taken(SIGNUP_MESSAGES.documentTaken);
+        // The code's use is taken here, so a signup that fails later gives it back (rolled back with it).
+        const promotion = input.code ? await this.promotions.take(input.code, trx) : undefined;
+        if (input.code && !promotion) throw invalidPromotion(); // its last use went to another signup meanwhile
+        const { company } = await this.app.services.companies.createTenant(
+          { name: input.name, email: input.email, password: input.password, phone: input.phone, planId: input.planId, dueDate, recurrence: 'MENSAL', status: true, campaignsEnabled: true },
+          trx,
+        );
+        // The unique column settles a race between two signups with one document: the second rolls back.
+        await trx('company_documents').insert({ companyId: company.id, document: digitsOnly(input.cpf_cnpj), createdAt: new Date().toISOString() });
+        if (promotion) await this.promotions.record(promotion, company.id, trx);
+        await this.invoices.openFirst(company.id, dueDate, plan, discount, trx);
+        await subscription?.record(trx, company.id);
+        return company.id;
+      });
+      return { id: companyId };
+    } catch (err) {
+      await subscription?.undo();
+      throw err;
+    }
   }
 }

@@ -15,37 +15,55 @@ function luhn(number: string): boolean {
 }
 
 /** Spec §5 Card, checked on the server; the number goes to the provider and is never stored. */
-export const cardSchema = z
-  .object({
-    number: z.preprocess(
-      digits,
-      z
-        .string({ error: 'Número do cartão é obrigatório' })
-        .regex(/^\d{16}$/, 'O número do cartão tem 16 dígitos')
-        .pipe(z.string().refine(luhn, 'Número do cartão inválido')),
-    ),
-    holderName: z
-      .string({ error: 'Nome do titular é obrigatório' })
-      .trim()
-      .min(2, 'Nome do titular é obrigatório')
-      .max(100, 'Nome do titular muito longo')
-      .regex(/^[\p{L} ]+$/u, 'O nome do titular tem apenas letras e espaços'),
-    expiryMonth: z.preprocess(digits, z.string({ error: 'Validade é obrigatória' }).regex(/^(0?[1-9]|1[0-2])$/, 'Mês de validade inválido')).transform((m) => m.padStart(2, '0')),
-    expiryYear: z.preprocess(digits, z.string({ error: 'Validade é obrigatória' }).regex(/^\d{4}$/, 'Ano de validade inválido')),
-    ccv: z.preprocess(digits, z.string({ error: 'CCV é obrigatório' }).regex(/^\d{3,4}$/, 'O CCV tem 3 ou 4 dígitos')),
-    postalCode: z.preprocess(digits, z.string({ error: 'CEP inválido' }).regex(/^\d{8}$/, 'CEP inválido')),
-    addressNumber: z.string({ error: 'Número do endereço é obrigatório' }).trim().min(2, 'O número do endereço tem ao menos 2 caracteres').max(10, 'Número do endereço muito longo'),
-  })
-  .refine(
-    ({ expiryMonth, expiryYear }) => {
-      const now = new Date();
-      const [year, month] = [Number(expiryYear), Number(expiryMonth)];
-      return year > now.getUTCFullYear() || (year === now.getUTCFullYear() && month >= now.getUTCMonth() + 1);
-    },
-    { message: 'Cartão vencido', path: ['expiryYear'] },
-  )
-  .refine(({ expiryYear }) => Number(expiryYear) <= new Date().getUTCFullYear() + 20, { message: 'Ano de validade inválido', path: ['expiryYear'] });
+const cardObject = z.object({
+  number: z.preprocess(
+    digits,
+    z
+      .string({ error: 'Número do cartão é obrigatório' })
+      .regex(/^\d{16}$/, 'O número do cartão tem 16 dígitos')
+      .pipe(z.string().refine(luhn, 'Número do cartão inválido')),
+  ),
+  holderName: z
+    .string({ error: 'Nome do titular é obrigatório' })
+    .trim()
+    .min(2, 'Nome do titular é obrigatório')
+    .max(100, 'Nome do titular muito longo')
+    .regex(/^[\p{L} ]+$/u, 'O nome do titular tem apenas letras e espaços'),
+  expiryMonth: z.preprocess(digits, z.string({ error: 'Validade é obrigatória' }).regex(/^(0?[1-9]|1[0-2])$/, 'Mês de validade inválido')).transform((m) => m.padStart(2, '0')),
+  expiryYear: z.preprocess(digits, z.string({ error: 'Validade é obrigatória' }).regex(/^\d{4}$/, 'Ano de validade inválido')),
+  ccv: z.preprocess(digits, z.string({ error: 'CCV é obrigatório' }).regex(/^\d{3,4}$/, 'O CCV tem 3 ou 4 dígitos')),
+  postalCode: z.preprocess(digits, z.string({ error: 'CEP inválido' }).regex(/^\d{8}$/, 'CEP inválido')),
+  addressNumber: z.string({ error: 'Número do endereço é obrigatório' }).trim().min(2, 'O número do endereço tem ao menos 2 caracteres').max(10, 'Número do endereço muito longo'),
+});
 
+/** A card's expiry: not past, and not further than the issuers give. */
+function checkedExpiry<T extends z.ZodType<{ expiryMonth: string; expiryYear: string }>>(schema: T): T {
+  return schema
+    .refine(
+      ({ expiryMonth, expiryYear }) => {
+        const now = new Date();
+        const [year, month] = [Number(expiryYear), Number(expiryMonth)];
+        return year > now.getUTCFullYear() || (year === now.getUTCFullYear() && month >= now.getUTCMonth() + 1);
+      },
+      { message: 'Cartão vencido', path: ['expiryYear'] },
+    )
+    .refine(({ expiryYear }) => Number(expiryYear) <= new Date().getUTCFullYear() + 20, { message: 'Ano de validade inválido', path: ['expiryYear'] });
+}
+
+export const cardSchema = checkedExpiry(cardObject);
+
+/**
+ * The signup's Cartão step: the card and its holder's CPF/CNPJ and phone, which Asaas asks with a
+ * card (the holder may not be the company). Passed to the provider, never stored.
+ */
+export const signupCardSchema = checkedExpiry(
+  cardObject.extend({
+    holderCpfCnpj: z.string({ error: 'CPF/CNPJ do titular é obrigatório' }).trim().max(20).refine(isValidDocument, 'Documento inválido').transform((d) => d.replace(/\D/g, '')),
+    holderPhone: z.string({ error: 'Telefone do titular é obrigatório' }).trim().min(10, 'Telefone muito curto').max(20, 'Telefone muito longo'),
+  }),
+);
+
+export type SignupCardFields = z.infer<typeof signupCardSchema>;
 export type CardFields = z.infer<typeof cardSchema>;
 
 /** DELETE …/by-id/:id: the spec sends companyId in the body; a query parameter does too (DELETE bodies are often dropped). */

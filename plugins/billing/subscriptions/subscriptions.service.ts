@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
 import {
+  AppError,
   ConflictError,
   ErrorCode,
   ForbiddenError,
@@ -11,14 +14,22 @@ import {
 } from 'atende/plugin';
 import type { BillingConfig } from '../billing-config.js';
 import { customerIdOf, documentOf, ensureCustomer } from '../provider/customers.js';
-import type { PaymentProvider } from '../provider/payment-provider.js';
-import { providerOf } from '../provider/provider-of.js';
+import type { PaymentProvider, ProviderSubscription } from '../provider/payment-provider.js';
+import { Invoice } from '../invoices/invoice.model.js';
+import { dropStaleCharge, providerOf } from '../provider/provider-of.js';
 import type { CustomerView, PaymentView, SubscriptionView } from './subscription-view.js';
-import type { CardFields } from './subscriptions.schema.js';
+import type { CardFields, SignupCardFields } from './subscriptions.schema.js';
 
 /** Payments a page (POST …/load/payments/to/subscriptions). */
 export const PAYMENTS_PAGE_SIZE = 10;
 const NO_CUSTOMER = 'Não foi criado o cliente.';
+/** A `pending` reservation older than this was left by a process that stopped while asking the provider. */
+const STALE_RESERVATION_MS = 10 * 60_000;
+
+/** What a subscription row keeps of the provider's answer: its id and the card's last digits and brand, never its number. */
+export function liveFields(created: ProviderSubscription) {
+  return { subscriptionId: created.id, status: 'active' as const, cardLast4: created.cardLast4, cardBrand: created.cardBrand };
+}
 
 interface SubscriptionRow {
   id: number;
@@ -27,11 +38,18 @@ interface SubscriptionRow {
   subscriptionId: string;
   customerId: string;
   planId: number | null;
-  status: 'active' | 'inactive';
+  /** pending: reserved while the provider is asked (never shown). */
+  status: 'pending' | 'active' | 'inactive';
   value: string | number;
   cardLast4: string | null;
   cardBrand: string | null;
   createdAt: string;
+}
+
+/** A signup's card subscription made at the provider, to keep with the new company or to undo. */
+export interface SignupSubscription {
+  record(trx: Knex.Transaction, companyId: number): Promise<void>;
+  undo(): Promise<void>;
 }
 
 /**
@@ -41,9 +59,6 @@ interface SubscriptionRow {
  * never stored.
  */
 export class SubscriptionsService {
-  /** Companies with a subscription being created in this process: a double submit makes one. */
-  private readonly creating = new Set<number>();
-
   constructor(private readonly app: PluginApp<BillingConfig>) {}
 
   private get provider(): PaymentProvider {
@@ -61,8 +76,9 @@ export class SubscriptionsService {
     if (!isAdmin(actor) && !actor.financial) throw new ForbiddenError(ErrorCode.ERR_NO_PERMISSION);
   }
 
+  /** The company's subscriptions made at the provider (a pending reservation is none yet). */
   private rows(companyId: number) {
-    return this.app.db('billing_subscriptions').where({ companyId, provider: this.provider.name });
+    return this.app.db('billing_subscriptions').where({ companyId, provider: this.provider.name }).whereNot('status', 'pending');
   }
 
   private async view(rows: SubscriptionRow[]): Promise<SubscriptionView[]> {
@@ -75,7 +91,7 @@ export class SubscriptionsService {
       customerId: r.customerId,
       planId: r.planId,
       planName: r.planId === null ? null : (plans.get(r.planId) ?? null),
-      status: r.status,
+      status: r.status === 'active' ? 'active' : 'inactive',
       value: Number(r.value),
       cardLast4: r.cardLast4,
       cardBrand: r.cardBrand,
@@ -90,7 +106,7 @@ export class SubscriptionsService {
   /** A subscription row `actor` may act on (404 otherwise, whatever the reason). */
   private async visibleRow(actor: AuthUser, id: number): Promise<SubscriptionRow> {
     const row = (await this.app.db('billing_subscriptions').where({ id }).first()) as SubscriptionRow | undefined;
-    if (!row || (!actor.super && row.companyId !== actor.companyId)) throw new NotFoundError(ErrorCode.ERR_NO_SUBSCRIPTION_FOUND, 'No such subscription');
+    if (!row || row.status === 'pending' || (!actor.super && row.companyId !== actor.companyId)) throw new NotFoundError(ErrorCode.ERR_NO_SUBSCRIPTION_FOUND, 'No such subscription');
     this.assertCompany(actor, row.companyId);
     return row;
   }
@@ -111,25 +127,29 @@ export class SubscriptionsService {
 
   /**
    * POST /{provider}/companhia/create/subscriptions: a monthly card subscription at the plan's
-   * value, first charged on the company's due date (today when it is past). One active at a time.
+   * value, first charged on the company's due date (today when it is past). One live at a time,
+   * held by the database: the row is reserved (`pending`, under a unique index) before the provider
+   * is asked, so two requests at once, on one server or two, make one subscription there; it is
+   * made `active` with the provider's answer, or removed when the provider refuses.
    */
   async createSubscription(actor: AuthUser, companyId: number, card: CardFields, remoteIp: string): Promise<{ status: 'ACTIVE'; subscription: SubscriptionView }> {
     this.assertCompany(actor, companyId);
     const provider = this.provider;
     const customerId = await customerIdOf(this.app, provider, companyId);
     if (!customerId) throw new ValidationError(NO_CUSTOMER, { errors: [{ code: 'customer', description: NO_CUSTOMER }] }, ErrorCode.ERR_NO_PROVIDER_CUSTOMER);
-    if (this.creating.has(companyId) || (await this.active(companyId))) {
-      throw new ConflictError(ErrorCode.ERR_SUBSCRIPTION_EXISTS, 'A empresa já tem uma assinatura ativa');
-    }
-    this.creating.add(companyId);
+    const exists = () => new ConflictError(ErrorCode.ERR_SUBSCRIPTION_EXISTS, 'A empresa já tem uma assinatura ativa');
+    if (await this.active(companyId)) throw exists();
+    const company = await this.app.services.companies.get(companyId);
+    if (company.planId === null) throw new ValidationError('A empresa não tem plano', undefined, ErrorCode.ERR_NO_PLAN);
+    const plan = await this.app.services.plans.view(company.planId);
+    if (Number(plan.value) <= 0) throw new ValidationError('O plano da empresa é gratuito: não há o que cobrar', undefined, ErrorCode.ERR_FREE_PLAN);
+    const today = todayIn(await this.app.services.settings.get(companyId, 'timezone'));
+    const document = (await documentOf(this.app, companyId)) ?? '';
+    const reserved = await this.reserve({ companyId, provider: provider.name, customerId, planId: plan.id, value: Number(plan.value) });
+    if (reserved === null) throw exists();
+    let created: ProviderSubscription;
     try {
-      const company = await this.app.services.companies.get(companyId);
-      if (company.planId === null) throw new ValidationError('A empresa não tem plano', undefined, ErrorCode.ERR_NO_PLAN);
-      const plan = await this.app.services.plans.view(company.planId);
-      if (Number(plan.value) <= 0) throw new ValidationError('O plano da empresa é gratuito: não há o que cobrar', undefined, ErrorCode.ERR_FREE_PLAN);
-      const today = todayIn(await this.app.services.settings.get(companyId, 'timezone'));
-      const document = (await documentOf(this.app, companyId)) ?? '';
-      const created = await provider.createCardSubscription({
+      created = await provider.createCardSubscription({
         customerId,
         companyId,
         value: Number(plan.value),
@@ -139,27 +159,91 @@ export class SubscriptionsService {
         holder: { name: card.holderName, email: company.email, cpfCnpj: document, phone: company.phone ?? '' },
         remoteIp,
       });
-      const now = new Date().toISOString();
-      const [row] = (await this.app
-        .db('billing_subscriptions')
-        .insert({
-          companyId,
-          provider: provider.name,
-          subscriptionId: created.id,
-          customerId,
-          planId: plan.id,
-          status: 'active',
-          value: Number(plan.value),
-          cardLast4: created.cardLast4,
-          cardBrand: created.cardBrand,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning('*')) as SubscriptionRow[];
-      return { status: 'ACTIVE', subscription: (await this.view([row!]))[0]! };
-    } finally {
-      this.creating.delete(companyId);
+    } catch (err) {
+      await this.app.db('billing_subscriptions').where({ id: reserved, status: 'pending' }).delete();
+      throw err;
     }
+    await this.app.db('billing_subscriptions').where({ id: reserved }).update({ ...liveFields(created), updatedAt: new Date().toISOString() });
+    const row = (await this.app.db('billing_subscriptions').where({ id: reserved }).first()) as SubscriptionRow;
+    return { status: 'ACTIVE', subscription: (await this.view([row]))[0]! };
+  }
+
+  /**
+   * The company's live subscription row, reserved as `pending` (its id), or null when it has one
+   * already (active, or being made by another request). A reservation left by a process that died
+   * while the provider was asked is given up after STALE_RESERVATION_MS.
+   */
+  private async reserve(fields: { companyId: number; provider: string; customerId: string; planId: number; value: number }): Promise<number | null> {
+    const stale = new Date(Date.now() - STALE_RESERVATION_MS).toISOString();
+    await this.app.db('billing_subscriptions').where({ companyId: fields.companyId, provider: fields.provider, status: 'pending' }).where('createdAt', '<', stale).delete();
+    const now = new Date().toISOString();
+    const inserted = await this.app
+      .db('billing_subscriptions')
+      // The provider's id comes with its answer; until then a placeholder no provider id looks like.
+      .insert({ ...fields, subscriptionId: `pending:${randomUUID()}`, status: 'pending', createdAt: now, updatedAt: now })
+      .onConflict()
+      .ignore()
+      .returning('id');
+    return inserted.length === 0 ? null : (inserted[0] as { id: number }).id;
+  }
+
+  /**
+   * A signing-up company's card subscription, made at the provider before the company is (so a
+   * refused card leaves nothing here): its customer, then the monthly subscription at the plan's
+   * value from `nextDueDate` (the trial's end), its first charge at `firstValue` (a promotion's
+   * discount). A refused card answers ERR_CARD_REFUSED and the customer is removed again.
+   * `record` keeps both inside the signup's transaction; `undo` cancels both at the provider when
+   * that transaction fails.
+   */
+  async startForSignup(input: {
+    company: { name: string; email: string; phone: string; cpfCnpj: string };
+    plan: { id: number; name: string; value: number | string };
+    firstValue: number;
+    nextDueDate: string;
+    card: SignupCardFields;
+    remoteIp: string;
+  }): Promise<SignupSubscription> {
+    const provider = this.provider;
+    const { company, plan, card } = input;
+    const { id: customerId } = await provider.createCustomer({ companyId: null, ...company });
+    let created: ProviderSubscription | undefined;
+    const undo = async () => {
+      const steps = [...(created ? [() => provider.cancelSubscription(created!.id)] : []), () => provider.removeCustomer(customerId)];
+      for (const step of steps) {
+        await step().catch((err: unknown) => this.app.log.warn({ err, customerId, subscriptionId: created?.id }, 'a failed signup’s customer or subscription is left at the payment provider'));
+      }
+    };
+    try {
+      created = await provider.createCardSubscription({
+        customerId,
+        companyId: null,
+        value: Number(plan.value),
+        nextDueDate: input.nextDueDate,
+        description: `Plano ${plan.name} - ${company.name}`,
+        card,
+        holder: { name: card.holderName, email: company.email, cpfCnpj: card.holderCpfCnpj, phone: card.holderPhone },
+        remoteIp: input.remoteIp,
+      });
+      if (Math.round(input.firstValue * 100) !== Math.round(Number(plan.value) * 100)) {
+        const [first] = (await provider.listSubscriptionPayments(created.id, 0, 1)).data;
+        if (first) await provider.setPaymentValue(first.id, input.firstValue);
+      }
+    } catch (err) {
+      await undo();
+      if (err instanceof AppError && err.code === ErrorCode.ERR_PAYMENT_PROVIDER_REFUSED) {
+        throw new ValidationError(`O cartão foi recusado: ${err.message}`, err.details, ErrorCode.ERR_CARD_REFUSED);
+      }
+      throw err;
+    }
+    const subscription = created;
+    return {
+      record: async (trx, companyId) => {
+        const now = new Date().toISOString();
+        await trx('billing_customers').insert({ companyId, provider: provider.name, customerId, createdAt: now });
+        await trx('billing_subscriptions').insert({ companyId, provider: provider.name, customerId, planId: plan.id, value: Number(plan.value), ...liveFields(subscription), createdAt: now, updatedAt: now });
+      },
+      undo,
+    };
   }
 
   /** GET /{provider}/companhia/load/all/company/{provider}/by/:companyId: newest first. */
@@ -192,9 +276,13 @@ export class SubscriptionsService {
     const now = new Date().toISOString();
     await this.app.db.transaction(async (trx) => {
       await trx('billing_subscriptions').where({ id: row.id }).update({ planId: plan.id, value: Number(plan.value), updatedAt: now });
-      // An open invoice not yet charged elsewhere follows the plan, so the new charge's amount matches it.
-      await trx('invoices').where({ companyId, status: 'open' }).whereNull('providerPaymentId').update({ detail: plan.name, value: Number(plan.value), updatedAt: now });
+      // The open invoices follow the plan, so the subscription's next charge matches them.
+      await trx('invoices').where({ companyId, status: 'open' }).update({ detail: plan.name, value: Number(plan.value), updatedAt: now });
     });
+    // A Pix charge made for an old amount is cancelled at once (else on the next Pix code asked).
+    for (const invoice of await Invoice.query(this.app.db).where({ companyId, status: 'open' }).whereNotNull('providerPaymentId')) {
+      await dropStaleCharge(this.app, invoice).catch((err: unknown) => this.app.log.warn({ err, invoiceId: invoice.id }, 'a repriced invoice’s old Pix charge is cancelled on its next Pix code'));
+    }
     await this.app.services.companies.update(companyId, { planId: plan.id });
     const updated = (await this.app.db('billing_subscriptions').where({ id: row.id }).first()) as SubscriptionRow;
     return { subscription: (await this.view([updated]))[0]! };

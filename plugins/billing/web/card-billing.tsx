@@ -1,9 +1,8 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Alert, App, Button, Card, Col, Flex, Form, Input, Popconfirm, Row, Space, Table, Tabs, Tag, Typography, type TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ApiError, api, errorText, formatDate, useApiQuery, useAuth, useInfiniteQuery, useQueryClient } from 'atende/web';
+import { ApiError, CardFields, api, cardOf, errorText, formatDate, maskDocument, useApiQuery, useAuth, useInfiniteQuery, useQueryClient, type CardFieldValues } from 'atende/web';
 import type { CustomerView, PaymentView, SubscriptionView } from '../subscriptions/subscription-view';
-import { maskCardNumber, maskDocument, maskExpiry, maskPostalCode } from './card-masks';
 import { brl } from './invoice-record';
 
 const SEGMENT = 'asaas';
@@ -15,15 +14,6 @@ interface PublicPlan {
   users: number;
   connections: number;
   queues: number;
-}
-
-interface CardForm {
-  number: string;
-  holderName: string;
-  expiry: string;
-  ccv: string;
-  postalCode: string;
-  addressNumber: string;
 }
 
 /** Each description the server gave (a card refused, a field wrong), else the error's text: one toast each. */
@@ -110,7 +100,7 @@ function useSubscriptionUpdates(companyId: number, reload: () => void) {
 function CardTab({ companyId, customer, onChanged }: { companyId: number; customer: CustomerView; onChanged(): void }) {
   const { t } = useTranslation('billing');
   const { message } = App.useApp();
-  const [form] = Form.useForm<CardForm>();
+  const [form] = Form.useForm<CardFieldValues>();
   const [document, setDocument] = useState('');
   const [busy, setBusy] = useState(false);
 
@@ -127,14 +117,10 @@ function CardTab({ companyId, customer, onChanged }: { companyId: number; custom
     }
   };
 
-  const subscribe = async (values: CardForm) => {
-    const [expiryMonth, expiryYear] = values.expiry.split('/');
+  const subscribe = async (values: CardFieldValues) => {
     setBusy(true);
     try {
-      await api.post(`/${SEGMENT}/companhia/create/subscriptions`, {
-        companyId,
-        creditCard: { number: values.number, holderName: values.holderName, expiryMonth, expiryYear, ccv: values.ccv, postalCode: values.postalCode, addressNumber: values.addressNumber },
-      });
+      await api.post(`/${SEGMENT}/companhia/create/subscriptions`, { companyId, creditCard: cardOf(values) });
       void message.success(t('cards.subscribed'));
       form.resetFields();
       onChanged();
@@ -145,7 +131,6 @@ function CardTab({ companyId, customer, onChanged }: { companyId: number; custom
     }
   };
 
-  const required = { required: true, message: t('cards.required') };
   return (
     <Flex vertical gap={16} style={{ maxWidth: 560 }}>
       {customer.customerId ? (
@@ -161,35 +146,8 @@ function CardTab({ companyId, customer, onChanged }: { companyId: number; custom
         </Space>
       )}
       <Card title={t('cards.formTitle')} size="small">
-        <Form<CardForm> form={form} layout="vertical" requiredMark={false} disabled={busy || !customer.customerId} onFinish={(v) => void subscribe(v)} data-testid="card-form">
-          <Form.Item name="number" label={t('cards.number')} normalize={maskCardNumber} rules={[required, { pattern: /^\d{4} \d{4} \d{4} \d{4}$/, message: t('cards.invalidNumber') }]}>
-            <Input inputMode="numeric" autoComplete="cc-number" placeholder="0000 0000 0000 0000" />
-          </Form.Item>
-          <Form.Item name="holderName" label={t('cards.holderName')} rules={[required, { pattern: /^[\p{L} ]+$/u, message: t('cards.invalidHolder') }]}>
-            <Input autoComplete="cc-name" />
-          </Form.Item>
-          <Row gutter={12}>
-            <Col xs={24} sm={12}>
-              <Form.Item name="expiry" label={t('cards.expiry')} normalize={maskExpiry} rules={[required, { pattern: /^(0[1-9]|1[0-2])\/\d{4}$/, message: t('cards.invalidExpiry') }]}>
-                <Input inputMode="numeric" autoComplete="cc-exp" placeholder="MM/AAAA" />
-              </Form.Item>
-            </Col>
-            <Col xs={24} sm={12}>
-              <Form.Item name="ccv" label={t('cards.ccv')} normalize={(v: string) => v.replace(/\D/g, '').slice(0, 4)} rules={[required, { pattern: /^\d{3,4}$/, message: t('cards.invalidCcv') }]}>
-                <Input inputMode="numeric" autoComplete="cc-csc" />
-              </Form.Item>
-            </Col>
-            <Col xs={24} sm={12}>
-              <Form.Item name="postalCode" label={t('cards.postalCode')} normalize={maskPostalCode} rules={[required, { pattern: /^\d{5}-\d{3}$/, message: t('cards.invalidPostalCode') }]}>
-                <Input inputMode="numeric" autoComplete="postal-code" placeholder="99999-999" />
-              </Form.Item>
-            </Col>
-            <Col xs={24} sm={12}>
-              <Form.Item name="addressNumber" label={t('cards.addressNumber')} rules={[required, { min: 2, message: t('cards.invalidAddressNumber') }]}>
-                <Input />
-              </Form.Item>
-            </Col>
-          </Row>
+        <Form<CardFieldValues> form={form} layout="vertical" requiredMark={false} disabled={busy || !customer.customerId} onFinish={(v) => void subscribe(v)} data-testid="card-form">
+          <CardFields />
           <Button type="primary" htmlType="submit" loading={busy} block data-testid="subscribe">
             {t('cards.subscribe')}
           </Button>
