@@ -41,6 +41,14 @@ describe('the subscription checkout', () => {
     await server.close();
   });
 
+  it('names billing among the active plugins, to signed-in users only', async () => {
+    expect((await server.call('GET', '/api/plugins/active')).status).toBe(401);
+    const res = await server.call('GET', '/api/plugins/active', { token: shop.admin.token });
+    expect(res.status).toBe(200);
+    expect(res.body.plugins).toContain('billing');
+    expect(res.body.plugins).toContain('campaigns');
+  });
+
   it('shows the company’s trial days, e-mail and plan', async () => {
     const res = await server.call('GET', '/api/subscription', { token: shop.admin.token });
     expect(res.status).toBe(200);
@@ -98,6 +106,14 @@ describe('the subscription checkout with billing off', () => {
   });
   afterAll(async () => {
     await server.close();
+  });
+
+  it('leaves billing out of the active plugins, the others in', async () => {
+    const tenant = await createTenant(server, 'Sem Plugins Cobranca');
+    const res = await server.call('GET', '/api/plugins/active', { token: tenant.admin.token });
+    expect(res.status).toBe(200);
+    expect(res.body.plugins).not.toContain('billing');
+    expect(res.body.plugins).toContain('campaigns');
   });
 
   it('answers 400 ERR_BILLING_OFF', async () => {
