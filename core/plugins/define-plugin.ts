@@ -137,6 +137,11 @@ export interface PluginDefinition<S extends PluginConfigSchema = PluginConfigSch
    * over them; they win over atende.config.json.
    */
   configEnv?: Record<string, string>;
+  /**
+   * Whether this installation turned the plugin on (e.g. billing without a provider is off); omitted
+   * = on. The web app hides the pages of an inactive plugin (`pluginActive` gate, GET /api/plugins/active).
+   */
+  active?(config: C): boolean;
   /** Migrations folder, relative to the plugin's entry module; run after the core's, whatever the flag. */
   migrations?: string;
   /** Authenticated routes under /api; the host answers 403 ERR_PLAN_FEATURE_DISABLED when the flag is off. */

@@ -133,9 +133,21 @@ export class PluginHost {
     }
   }
 
-  /** The plugins' routers for createHttpApp: authenticated and flag-guarded ones, then public ones, per plugin. */
+  /** The names of the plugins this installation turned on (their `active` hook), in plugin order. */
+  get active(): string[] {
+    return this.plugins.filter(({ definition, app }) => definition.active?.(app.config) ?? true).map((p) => p.definition.name);
+  }
+
+  /**
+   * The plugins' routers for createHttpApp: the host's own (GET /plugins/active, which the web app
+   * reads at sign-in), then per plugin its authenticated and flag-guarded routes and its public ones.
+   */
   routers(): PluginRouter[] {
-    const routers: PluginRouter[] = [];
+    const own: AppRouter = new Router<AppState>();
+    own.get('/plugins/active', requireAuth(this.c), (ctx) => {
+      ctx.body = { plugins: this.active };
+    });
+    const routers: PluginRouter[] = [{ owner: 'the plugin host', router: own, rawBody: false }];
     for (const plugin of this.plugins) {
       const { definition, app } = plugin;
       const owner = `plugin ${definition.name}`;

@@ -21,6 +21,7 @@ export default definePlugin({
   name: 'billing',
   config: billingConfig,
   configEnv: billingConfigEnv,
+  active: (config) => config.provider !== undefined,
   migrations: 'migrations',
   web: 'web',
   routes(router, app) {

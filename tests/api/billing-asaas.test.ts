@@ -209,6 +209,13 @@ describe('billing through Asaas: customers, card subscriptions, webhooks', () =>
   it('changes the plan: the subscription and the open invoice follow its value; another company may not', async () => {
     const byOther = await server.call('POST', '/api/asaas/change-plan/subscriptions/new-subscriptions/asaas', { token: b.admin.token, body: { companyId: a.companyId, planId: max.id } });
     expect(byOther.status).toBe(404);
+    // A plan below the company's users is refused before Asaas hears of it.
+    const tiny = (await server.call('POST', '/api/plans', { token: superToken, body: { name: 'Tiny', users: 0, connections: 4, queues: 10, value: 9.9 } })).body;
+    const calls = fake.calls.length;
+    const below = await server.call('POST', '/api/asaas/change-plan/subscriptions/new-subscriptions/asaas', { token: a.admin.token, body: { companyId: a.companyId, planId: tiny.id } });
+    expect(below.status).toBe(409);
+    expect(below.body.error).toBe('ERR_PLAN_BELOW_USERS');
+    expect(fake.calls.length).toBe(calls);
     const changed = await server.call('POST', '/api/asaas/change-plan/subscriptions/new-subscriptions/asaas', { token: a.admin.token, body: { companyId: a.companyId, planId: max.id } });
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);
     expect(changed.body.subscription).toMatchObject({ planId: max.id, planName: 'Max', value: 199.9 });

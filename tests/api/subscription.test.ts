@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUPER_EMAIL, SUPER_PASSWORD, startTestServer, type TestServer } from '../helpers/server.js';
 import { createMember, createTenant, eventually, type InboxTenant } from '../helpers/inbox.js';
 import { crc16 } from '../../plugins/billing/pix/br-code.js';
+import { Whatsapp } from '../../core/modules/whatsapp/whatsapp.model.js';
 
 function dayFromToday(days: number): string {
   return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
@@ -39,6 +40,14 @@ describe('the subscription checkout', () => {
   });
   afterAll(async () => {
     await server.close();
+  });
+
+  it('names billing among the active plugins, to signed-in users only', async () => {
+    expect((await server.call('GET', '/api/plugins/active')).status).toBe(401);
+    const res = await server.call('GET', '/api/plugins/active', { token: shop.admin.token });
+    expect(res.status).toBe(200);
+    expect(res.body.plugins).toContain('billing');
+    expect(res.body.plugins).toContain('campaigns');
   });
 
   it('shows the company’s trial days, e-mail and plan', async () => {
@@ -91,6 +100,57 @@ describe('the subscription checkout', () => {
   });
 });
 
+describe('a plan change below what the company has', () => {
+  let server: TestServer;
+  let superToken: string;
+  let basic: number;
+  let fewUsers: number;
+  let oneConnection: number;
+  let shop: InboxTenant;
+
+  beforeAll(async () => {
+    server = await startTestServer({ pluginConfig: { billing: { provider: 'manual', pixKey: 'pix@atende.test', pixName: 'Atende', pixCity: 'Sao Paulo' } } });
+    superToken = (await server.login(SUPER_EMAIL, SUPER_PASSWORD)).token;
+    const plan = async (name: string, users: number, connections: number) =>
+      (await server.call('POST', '/api/plans', { token: superToken, body: { name, users, connections, queues: 5, value: 49.9 } })).body.id as number;
+    basic = await plan('Básico', 5, 3);
+    fewUsers = await plan('Solo', 1, 3);
+    oneConnection = await plan('Uma Conexão', 5, 1);
+    shop = await createTenant(server, 'Loja Cheia');
+    await server.call('PUT', `/api/companies/${shop.companyId}`, { token: superToken, body: { planId: basic, dueDate: dayFromToday(3), recurrence: 'MENSAL' } });
+    await createMember(server, shop, 'agente');
+    for (const name of ['Loja Cheia 1', 'Loja Cheia 2']) await Whatsapp.query(server.atende.container.db).insert({ companyId: shop.companyId, name });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  async function planOfShop(): Promise<number> {
+    return (await server.call('GET', `/api/companies/${shop.companyId}`, { token: superToken })).body.planId;
+  }
+
+  it('the checkout refuses a plan with fewer users or connections than the company has: 409, the plan kept', async () => {
+    const users = await server.call('POST', '/api/subscription', { token: shop.admin.token, body: { ...CHECKOUT, plan: fewUsers } });
+    expect(users.status).toBe(409);
+    expect(users.body).toMatchObject({ error: 'ERR_PLAN_BELOW_USERS', details: { limit: 'users', max: 1 } });
+    const connections = await server.call('POST', '/api/subscription', { token: shop.admin.token, body: { ...CHECKOUT, plan: { id: oneConnection } } });
+    expect(connections.status).toBe(409);
+    expect(connections.body).toMatchObject({ error: 'ERR_PLAN_BELOW_CONNECTIONS', details: { limit: 'connections', max: 1 } });
+    expect(await planOfShop()).toBe(basic);
+    const invoices = await server.call('GET', '/api/invoices/all', { token: shop.admin.token });
+    expect(invoices.body.invoices.every((i: { detail: string }) => i.detail.startsWith('Básico'))).toBe(true);
+  });
+
+  it('so does a super user’s company edit; keeping the plan the company is on is never refused', async () => {
+    const res = await server.call('PUT', `/api/companies/${shop.companyId}`, { token: superToken, body: { planId: fewUsers } });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toBe('ERR_PLAN_BELOW_USERS');
+    expect(await planOfShop()).toBe(basic);
+    const same = await server.call('PUT', `/api/companies/${shop.companyId}`, { token: superToken, body: { planId: basic, name: 'Loja Cheia' } });
+    expect(same.status).toBe(200);
+  });
+});
+
 describe('the subscription checkout with billing off', () => {
   let server: TestServer;
   beforeAll(async () => {
@@ -98,6 +158,14 @@ describe('the subscription checkout with billing off', () => {
   });
   afterAll(async () => {
     await server.close();
+  });
+
+  it('leaves billing out of the active plugins, the others in', async () => {
+    const tenant = await createTenant(server, 'Sem Plugins Cobranca');
+    const res = await server.call('GET', '/api/plugins/active', { token: tenant.admin.token });
+    expect(res.status).toBe(200);
+    expect(res.body.plugins).not.toContain('billing');
+    expect(res.body.plugins).toContain('campaigns');
   });
 
   it('answers 400 ERR_BILLING_OFF', async () => {

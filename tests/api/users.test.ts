@@ -274,6 +274,38 @@ describe('GET /api/users', () => {
     expect(wildcard.body).toMatchObject({ users: [], count: 0, hasMore: false });
   });
 
+  it('a super user lists, creates in and edits another company’s users (the Empresas tab’s Usuário); an admin’s companyId is ignored', async () => {
+    const shop = await tenant('Usuario Loja');
+    const cases: [Record<string, string>, string][] = [
+      [{ name: 'A' }, 'Too Short!'],
+      [{ email: 'nope' }, 'Invalid email'],
+      [{ password: '123' }, 'Too Short!'],
+    ];
+    for (const [change, message] of cases) {
+      const body = { name: 'Carla Caixa', email: 'carla@usuarioloja.test', password: PASSWORD, profile: 'user', companyId: shop.companyId, ...change };
+      const invalid = await server.call('POST', '/api/users', { token: superToken, body });
+      expect(invalid.status).toBe(400);
+      expect(invalid.body.message).toContain(message);
+    }
+    const created = await server.call('POST', '/api/users', {
+      token: superToken,
+      body: { name: 'Carla Caixa', email: 'carla@usuarioloja.test', password: PASSWORD, profile: 'user', allTicket: 'enabled', companyId: shop.companyId },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body).toMatchObject({ companyId: shop.companyId, profile: 'user', allTicket: 'enabled' });
+
+    const listed = await server.call('GET', `/api/users?companyId=${shop.companyId}`, { token: superToken });
+    expect(listed.status).toBe(200);
+    expect(listed.body.users.map((u: { email: string }) => u.email).sort()).toEqual(['admin@usuarioloja.test', 'carla@usuarioloja.test']);
+    const own = await server.call('GET', `/api/users?companyId=${shop.companyId}`, { token: a.adminToken });
+    expect(own.body.users.every((u: { companyId: number }) => u.companyId === a.companyId)).toBe(true);
+
+    const edited = await server.call('PUT', `/api/users/${created.body.id}`, { token: superToken, body: { name: 'Carla Gerente', profile: 'admin', password: 'nova-senha' } });
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ name: 'Carla Gerente', profile: 'admin', companyId: shop.companyId });
+    expect((await server.call('POST', '/api/auth/login', { body: { email: 'carla@usuarioloja.test', password: 'nova-senha' } })).status).toBe(200);
+  });
+
   it('a user who is not admin gets 403', async () => {
     const plain = await agent(a, 'plain-list@alpha.test');
     expect((await server.call('GET', '/api/users', { token: plain.token })).status).toBe(403);

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { loginThroughUi, BrowserPool, shot } from './browser.js';
+import type { Page } from 'playwright-core';
 import { describeE2E } from './setup.js';
 import { SUPER_EMAIL, SUPER_PASSWORD, startTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant, PASSWORD, type InboxTenant } from '../helpers/inbox.js';
@@ -33,6 +34,7 @@ describeE2E('billing in manual mode', () => {
     async () => {
       const admin = await browsers.page();
       await loginThroughUi(admin, server.url, tenant.admin.email, PASSWORD);
+      await admin.getByRole('menuitem', { name: 'Assinatura' }).waitFor();
       await admin.getByRole('menuitem', { name: 'Financeiro' }).click();
       await admin.getByRole('heading', { name: 'Faturas da Companhia Loja Fatura' }).waitFor();
       const table = admin.getByTestId('invoices-table');
@@ -53,6 +55,7 @@ describeE2E('billing in manual mode', () => {
 
       const owner = await browsers.page();
       await loginThroughUi(owner, server.url, SUPER_EMAIL, SUPER_PASSWORD);
+      await owner.getByRole('menuitem', { name: 'Promoções' }).waitFor();
       await owner.goto(`${server.url}/financeiro`);
       await owner.getByRole('heading', { name: 'Faturas de todas as empresas' }).waitFor();
       const ownerRow = owner.getByTestId('invoices-table').getByRole('row', { name: /Loja Fatura/ });
@@ -69,6 +72,51 @@ describeE2E('billing in manual mode', () => {
       await table.getByRole('row', { name: /28\/02\/2099/ }).getByText('Em Aberto').waitFor();
       await expect.poll(() => table.getByRole('row', { name: /31\/01\/2099/ }).getByRole('button', { name: 'PAGO' }).isDisabled()).toBe(true);
       await shot(admin, 'billing-invoices-paid-light');
+    },
+    JOURNEY_MS,
+  );
+});
+
+/** Billing's three menu entries, none of which an installation without a provider shows. */
+const BILLING_MENU = ['Financeiro', 'Assinatura', 'Promoções'];
+
+async function billingMenuOf(page: Page): Promise<string[]> {
+  await page.getByRole('menuitem', { name: 'Configurações' }).waitFor();
+  const shown: string[] = [];
+  for (const name of BILLING_MENU) if ((await page.getByRole('menuitem', { name }).count()) > 0) shown.push(name);
+  return shown;
+}
+
+describeE2E('billing turned off', () => {
+  let off: TestServer;
+  let shop: InboxTenant;
+  beforeAll(async () => {
+    off = await startTestServer();
+    shop = await createTenant(off, 'Loja Sem Cobranca');
+  }, JOURNEY_MS);
+  afterEach(async () => {
+    await browsers.closeAll();
+  });
+  afterAll(async () => {
+    await off?.close();
+  });
+
+  it(
+    'shows neither an admin nor a super user its menu entries, and its pages are denied',
+    async () => {
+      const admin = await browsers.page();
+      await loginThroughUi(admin, off.url, shop.admin.email, PASSWORD);
+      expect(await billingMenuOf(admin)).toEqual([]);
+      await shot(admin, 'billing-off-admin-menu-light');
+      await admin.goto(`${off.url}/financeiro`);
+      await admin.getByTestId('denied').waitFor();
+
+      const owner = await browsers.page();
+      await loginThroughUi(owner, off.url, SUPER_EMAIL, SUPER_PASSWORD);
+      expect(await billingMenuOf(owner)).toEqual([]);
+      await shot(owner, 'billing-off-super-menu-light');
+      await owner.goto(`${off.url}/promotions`);
+      await owner.getByTestId('denied').waitFor();
     },
     JOURNEY_MS,
   );

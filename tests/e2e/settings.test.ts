@@ -202,11 +202,39 @@ describeE2E('settings page', () => {
     await toast(page, 'Operação realizada com sucesso!').waitFor();
     await expect.poll(() => row.textContent()).toContain('10/02/2031');
 
-    // Usuário shows the admin's login.
+    // Usuário: the company's users, the admin among them; a new user is created and edited there.
     await row.click();
     await form.getByRole('button', { name: 'Usuário' }).click();
-    await expect.poll(() => page.getByTestId('company-admin-email').textContent()).toBe('dono@padaria.test');
-    await page.keyboard.press('Escape');
+    const usersDialog = page.getByRole('dialog', { name: 'Usuários de Padaria Nova' });
+    const usersTable = usersDialog.getByTestId('company-users-table');
+    await usersTable.getByText('dono@padaria.test').waitFor();
+    await usersDialog.getByRole('button', { name: 'Adicionar usuário' }).click();
+    const userDialog = page.getByRole('dialog', { name: 'Adicionar usuário' });
+    await userDialog.getByLabel('Nome').fill('C');
+    await userDialog.getByLabel('Email').fill('caixa@padaria');
+    await userDialog.getByRole('button', { name: 'Salvar' }).click();
+    await userDialog.getByText('Muito curto!').waitFor();
+    await userDialog.getByText('Email inválido').waitFor();
+    await userDialog.getByText('Obrigatório').waitFor();
+    await shot(page, 'settings-super-company-user-invalid');
+    await userDialog.getByLabel('Nome').fill('Carla Caixa');
+    await userDialog.getByLabel('Email').fill('caixa@padaria.test');
+    await userDialog.getByLabel('Senha').fill('caixa-123');
+    await userDialog.getByRole('button', { name: 'Salvar' }).click();
+    await toast(page, 'Operação realizada com sucesso!').waitFor();
+    const carla = usersTable.locator('tr', { hasText: 'caixa@padaria.test' });
+    await carla.getByText('Carla Caixa').waitFor();
+    await carla.getByRole('button', { name: 'Editar Carla Caixa' }).click();
+    const editDialog = page.getByRole('dialog', { name: 'Editar usuário' });
+    await expect.poll(() => editDialog.getByLabel('Nome').inputValue()).toBe('Carla Caixa');
+    await editDialog.getByLabel('Nome').fill('Carla Gerente');
+    await chooseOption(page, editDialog.getByLabel('Perfil'), 'Administrador');
+    await editDialog.getByRole('button', { name: 'Salvar' }).click();
+    await carla.getByText('Carla Gerente').waitFor();
+    await carla.getByText('Administrador').waitFor();
+    await shot(page, 'settings-super-company-users');
+    await usersDialog.getByRole('button', { name: 'Fechar' }).last().click();
+    await usersDialog.waitFor({ state: 'hidden' });
 
     const tenant = await openBrowser();
     try {

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { BrowserPool, loginThroughUi, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { SUPER_EMAIL, SUPER_PASSWORD, startTestServer, type TestServer } from '../helpers/server.js';
-import { createTenant, PASSWORD, type InboxTenant } from '../helpers/inbox.js';
+import { createMember, createTenant, PASSWORD, type InboxTenant } from '../helpers/inbox.js';
 
 let server: TestServer;
 let tenant: InboxTenant;
@@ -13,7 +13,10 @@ describeE2E('the subscription page', () => {
     server = await startTestServer({ pluginConfig: { billing: { provider: 'manual', pixKey: 'pix@atende.test' } } });
     const superToken = (await server.login(SUPER_EMAIL, SUPER_PASSWORD)).token;
     const plan = await server.call('POST', '/api/plans', { token: superToken, body: { name: 'Pro', users: 5, connections: 2, queues: 5, value: 149.9 } });
+    // Below the company's two users: the checkout refuses it.
+    await server.call('POST', '/api/plans', { token: superToken, body: { name: 'Solo', users: 1, connections: 2, queues: 5, value: 59.9 } });
     tenant = await createTenant(server, 'Loja Teste');
+    await createMember(server, tenant, 'agente');
     const due = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
     await server.call('PUT', `/api/companies/${tenant.companyId}`, { token: superToken, body: { planId: plan.body.id, dueDate: due, recurrence: 'MENSAL' } });
   });
@@ -24,7 +27,7 @@ describeE2E('the subscription page', () => {
     await server?.close();
   });
 
-  it('a trial admin subscribes through the three steps and gets the Pix', async () => {
+  it('a trial admin subscribes through the three steps and gets the Pix; a plan below the company’s users is refused', async () => {
     const page = await browsers.page();
     await loginThroughUi(page, server.url, tenant.admin.email, PASSWORD);
     await page.getByRole('menuitem', { name: 'Assinatura' }).click();
@@ -43,8 +46,16 @@ describeE2E('the subscription page', () => {
     await dialog.getByRole('button', { name: 'Próximo' }).click();
     await dialog.getByTestId('checkout-plans').getByText('Pro').waitFor();
     await shot(page, 'subscription-plan');
+    await dialog.getByTestId('checkout-plans').getByText('Solo').click();
+    await dialog.getByRole('button', { name: 'Próximo' }).click();
+    await dialog.getByRole('button', { name: 'Pagar' }).click();
+    await dialog.getByTestId('checkout-error').getByText('O plano escolhido permite menos usuários do que a empresa já tem. Remova usuários antes de trocar de plano.').waitFor();
+    await shot(page, 'subscription-plan-below-users');
+    await dialog.getByRole('button', { name: 'Voltar' }).click();
+    await dialog.getByTestId('checkout-plans').getByText('Pro').click();
     await dialog.getByRole('button', { name: 'Próximo' }).click();
     await dialog.getByTestId('checkout-review').getByText('Maria Souza').waitFor();
+    expect(await dialog.getByTestId('checkout-error').count()).toBe(0);
     await shot(page, 'subscription-review');
     await dialog.getByRole('button', { name: 'Pagar' }).click();
     await dialog.getByTestId('checkout-pix').waitFor();

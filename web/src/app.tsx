@@ -10,7 +10,7 @@ import 'dayjs/locale/es';
 import { useTranslation } from 'react-i18next';
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
 import { createQueryClient } from './api/query-client';
-import { AuthProvider, useAuth } from './auth/auth-provider';
+import { AuthProvider, useAuth, useGateContext } from './auth/auth-provider';
 import { MainLayout } from './layout/main-layout';
 import { pages, visiblePages, type PageDefinition } from './pages/registry';
 import { ThemePreferenceProvider, useThemePreference } from './theme/theme-preference';
@@ -83,8 +83,8 @@ function Denied({ messageKey }: { messageKey: string }) {
 }
 
 function GatedPage({ page }: { page: PageDefinition }) {
-  const { user, plan } = useAuth();
-  if (user && page.gate && !page.gate({ user, plan, cshow: localStorage.getItem('cshow') !== null })) {
+  const gates = useGateContext();
+  if (gates && page.gate && !page.gate(gates)) {
     return <Denied messageKey={page.deniedKey ?? 'session.accessDenied'} />;
   }
   const Component = page.component;
@@ -93,9 +93,9 @@ function GatedPage({ page }: { page: PageDefinition }) {
 
 /** '/' opens the first page the user may see (the dashboard takes this place for admins once it exists). */
 function Home() {
-  const { user, plan } = useAuth();
-  if (!user) return null;
-  const first = visiblePages({ user, plan, cshow: localStorage.getItem('cshow') !== null }).find((p) => p.menu);
+  const gates = useGateContext();
+  if (!gates) return null;
+  const first = visiblePages(gates).find((p) => p.menu);
   return first ? <Redirect to={first.menu!.href} /> : null;
 }
 

@@ -18,8 +18,9 @@ export { queryKeys } from './api/query-keys';
 export { useApiQuery, type ApiQueryOptions } from './hooks/use-api-query';
 export { useLiveRecords, type LiveRecords, type LiveRecordsOptions } from './hooks/use-live-records';
 
-// Session and live updates: useAuth() gives the user, the company's plan and the realtime client
-export { useAuth, type SessionStatus } from './auth/auth-provider';
+// Session and live updates: useAuth() gives the user, the company's plan, the active plugins and the realtime client;
+// useGateContext() what the gates read
+export { useAuth, useGateContext, type SessionStatus } from './auth/auth-provider';
 export type { RealtimeClient } from './realtime/realtime-client';
 // The new-message chime, at the volume the user set in the top bar (silent at 0)
 export { playChime } from './pages/tickets/message-alerts';
@@ -41,7 +42,7 @@ export {
   type PageDefinition,
   type PluginWeb,
 } from './pages/registry';
-export { isAdmin, isSuper, planAllows, type Gate, type GateContext } from './pages/gates';
+export { allOf, isAdmin, isSuper, planAllows, pluginActive, type Gate, type GateContext } from './pages/gates';
 
 // Translations: each page registers its own namespace
 export { registerTranslations, type Language, type LazyTranslations, type Translations } from './i18n';

@@ -204,7 +204,8 @@ export class CompaniesService {
     const { view, setting } = await this.infra.db.transaction(async (trx) => {
       const current = await this.find(id, trx);
       if (fields.name !== undefined) await this.assertNameFree(fields.name, id, trx);
-      if (fields.planId !== undefined) await this.plans.get(fields.planId, trx);
+      // A new plan must hold what the company has (the same plan, kept, is never refused).
+      if (fields.planId !== undefined && fields.planId !== current.planId) await this.plans.assertFits(id, fields.planId, trx);
       const company = await uniqueOr(() => current.$query(trx).patchAndFetch(fields), nameTaken);
       let saved: SettingValue | undefined;
       if (campaignsEnabled !== undefined) {

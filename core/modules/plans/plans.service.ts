@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Infrastructure } from '../../infrastructure.js';
-import { ConflictError, NotFoundError, PlanLimitError } from '../../errors.js';
+import { ConflictError, NotFoundError, PlanBelowUsageError, PlanLimitError } from '../../errors.js';
 import type { BaseModel } from '../../db/base.model.js';
 import { Events } from '../../events/event-bus.js';
 import { Company } from '../companies/company.model.js';
@@ -173,6 +173,19 @@ export class PlansService {
     const limit = plan[resource];
     const used = await RESOURCE_MODELS[resource].query(db).where('companyId', companyId).resultSize();
     if (used + 1 > limit) throw new PlanLimitError(resource, limit);
+  }
+
+  /**
+   * Throws PlanBelowUsageError (409 ERR_PLAN_BELOW_USERS / _CONNECTIONS) when the company already
+   * has more users or connections than plan `planId` allows: every plan change asks this first.
+   * An unknown plan: 404.
+   */
+  async assertFits(companyId: number, planId: number, db: Knex = this.infra.db): Promise<void> {
+    const plan = await this.get(planId, db);
+    for (const resource of ['users', 'connections'] as const) {
+      const used = await RESOURCE_MODELS[resource].query(db).where('companyId', companyId).resultSize();
+      if (used > plan[resource]) throw new PlanBelowUsageError(resource, plan[resource], used);
+    }
   }
 
   private async findForCompany(companyId: number, db: Knex): Promise<Plan | undefined> {

@@ -63,6 +63,8 @@ export const USERS_PAGE_SIZE = 20;
 export const listUsersQuery = z.object({
   searchParam: z.string().trim().toLowerCase().max(100, 'Too Long!').default(''),
   pageNumber: pageNumberQuery,
+  /** Honoured for super users only (the Empresas tab's users of a company); everyone else lists their own. */
+  companyId: idParam.optional(),
 });
 
 export const listNamesQuery = z.object({

@@ -95,6 +95,11 @@ function toSessionUser(user: User & { company: Company }): SessionUser {
   };
 }
 
+/** The company a request names: any for super users, always the caller's own for everyone else. */
+function companyOf(actor: AuthUser, companyId: number | undefined): number {
+  return actor.super && companyId ? companyId : actor.companyId;
+}
+
 /** Whether an optional input changes a current value. */
 function changes<T>(next: T | undefined, current: T): boolean {
   return next !== undefined && next !== current;
@@ -161,18 +166,19 @@ export class UsersService {
   async createFor(actor: AuthUser, input: CreateUserInput & { companyId?: number }): Promise<UserView> {
     if (!isAdmin(actor)) throw new ForbiddenError();
     if (!actor.super && (input.super || input.financial)) throw new ForbiddenError();
-    const companyId = actor.super && input.companyId ? input.companyId : actor.companyId;
+    const companyId = companyOf(actor, input.companyId);
     if (companyId !== actor.companyId && !(await Company.query(this.infra.db).findById(companyId))) {
       throw new NotFoundError(ErrorCode.ERR_NO_COMPANY_FOUND);
     }
     return toUserView(await this.create(companyId, input));
   }
 
-  /** GET /users: the caller's company, by name, 20 a page. */
-  async list(actor: AuthUser, query: { searchParam: string; pageNumber: number }): Promise<{ users: UserView[]; count: number; hasMore: boolean }> {
+  /** GET /users: the caller's company (or the one a super user names), by name, 20 a page. */
+  async list(actor: AuthUser, query: { searchParam: string; pageNumber: number; companyId?: number }): Promise<{ users: UserView[]; count: number; hasMore: boolean }> {
     const db = this.infra.db;
+    const companyId = companyOf(actor, query.companyId);
     const filtered = () => {
-      const q = User.query(db).where('companyId', actor.companyId);
+      const q = User.query(db).where('companyId', companyId);
       if (query.searchParam) {
         const like = likePattern(query.searchParam);
         q.where((w) => w.whereRaw("lower(??) like ? escape '!'", ['name', like]).orWhereRaw("lower(??) like ? escape '!'", ['email', like]));

@@ -271,6 +271,8 @@ export class SubscriptionsService {
     if (!row) throw new NotFoundError(ErrorCode.ERR_NO_SUBSCRIPTION_FOUND, 'A empresa não tem assinatura ativa');
     const plan = await this.app.services.plans.view(planId);
     if (Number(plan.value) <= 0) throw new ValidationError('Escolha um plano pago para a assinatura', undefined, ErrorCode.ERR_FREE_PLAN);
+    // Refused before the provider charges the new value.
+    await this.app.services.plans.assertFits(companyId, plan.id);
     const company = await this.app.services.companies.get(companyId);
     await provider.changePlan(row.subscriptionId, { value: Number(plan.value), description: `Plano ${plan.name} - ${company.name}` });
     const now = new Date().toISOString();

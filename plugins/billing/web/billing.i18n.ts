@@ -88,7 +88,7 @@ export const billingTranslations: Translations = {
     markedPaid: 'Fatura marcada como paga.',
     cancel: 'Cancelar',
     renewed: 'Pagamento confirmado! Sua licença foi renovada até {{date}}.',
-    off: { title: 'Cobrança desativada', text: 'A cobrança não está ativada nesta instalação.' },
+    off: { title: 'Cobrança desativada' },
     cards: {
       tabs: { card: 'Cartão de Crédito', payments: 'Pagamentos', subscriptions: 'Assinaturas', invoices: 'Faturas', plans: 'Planos' },
       noCustomer: 'Não foi criado o cliente.',
@@ -235,7 +235,7 @@ export const billingTranslations: Translations = {
     markedPaid: 'Invoice marked as paid.',
     cancel: 'Cancel',
     renewed: 'Payment confirmed! Your licence was renewed until {{date}}.',
-    off: { title: 'Billing is off', text: 'Billing is not turned on in this installation.' },
+    off: { title: 'Billing is off' },
     cards: {
       tabs: { card: 'Credit card', payments: 'Payments', subscriptions: 'Subscriptions', invoices: 'Invoices', plans: 'Plans' },
       noCustomer: 'The customer was not created.',
@@ -382,7 +382,7 @@ export const billingTranslations: Translations = {
     markedPaid: 'Factura marcada como pagada.',
     cancel: 'Cancelar',
     renewed: '¡Pago confirmado! Su licencia fue renovada hasta {{date}}.',
-    off: { title: 'Facturación desactivada', text: 'La facturación no está activada en esta instalación.' },
+    off: { title: 'Facturación desactivada' },
     cards: {
       tabs: { card: 'Tarjeta de crédito', payments: 'Pagos', subscriptions: 'Suscripciones', invoices: 'Facturas', plans: 'Planes' },
       noCustomer: 'No se creó el cliente.',

@@ -1,9 +1,11 @@
 import { lazy } from 'react';
 import { CrownOutlined, DollarOutlined, GiftOutlined } from '@ant-design/icons';
-import { definePluginWeb, isAdmin, isSuper, type Gate } from 'atende/web';
+import { allOf, definePluginWeb, isAdmin, isSuper, pluginActive, type Gate } from 'atende/web';
 
+/** Billing's pages exist only while the installation has a provider (the server's `active`). */
+const billingOn = pluginActive('billing');
 /** Admins, and the users the finance guard sends here (the financial flag). */
-const mayPay: Gate = (ctx) => isAdmin(ctx) || ctx.user.financial;
+const mayPay: Gate = allOf(billingOn, (ctx) => isAdmin(ctx) || ctx.user.financial);
 
 export default definePluginWeb({
   name: 'billing',
@@ -26,7 +28,7 @@ export default definePluginWeb({
     {
       path: '/promotions',
       component: lazy(() => import('./promotions-page')),
-      gate: isSuper,
+      gate: allOf(billingOn, isSuper),
       deniedKey: 'session.noPermission',
       menu: { href: '/promotions', labelKey: 'menuPromotions', icon: <GiftOutlined />, section: 'admin', before: '/settings' },
     },

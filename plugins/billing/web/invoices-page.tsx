@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { App, Button, Flex, Grid, Input, Popconfirm, Result, Space, Tag, theme, type TableColumnsType } from 'antd';
+import { App, Button, Flex, Grid, Input, Popconfirm, Space, Tag, theme, type TableColumnsType } from 'antd';
 import { CheckOutlined, QrcodeOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { actionsColumn, api, errorText, formatDate, InfiniteTable, ListHeader, useApiQuery, useAuth, useCompanyClock, usePagedList } from 'atende/web';
@@ -62,10 +62,6 @@ export default function InvoicesPage() {
       setPaying(null);
     }
   };
-
-  if (status.data?.provider === null) {
-    return <Result status="info" title={t('off.title')} subTitle={t('off.text')} data-testid="billing-off" />;
-  }
 
   const columns: TableColumnsType<InvoiceRecord> = [
     ...(isSuper ? [{ title: t('columns.company'), dataIndex: 'companyName', ellipsis: true }] : []),

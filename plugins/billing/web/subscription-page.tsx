@@ -34,6 +34,8 @@ function CheckoutModal({ open, info, onClose }: { open: boolean; info: CheckoutV
   const [step, setStep] = useState(0);
   const [planId, setPlanId] = useState<number | undefined>(info.plan?.id);
   const [paying, setPaying] = useState(false);
+  // Why the server refused the checkout (a plan below the company's users or connections…), until the next try.
+  const [refused, setRefused] = useState<string | null>(null);
   const [pix, setPix] = useState<CheckoutAnswer | null>(null);
   const plans = useApiQuery<PublicPlan[]>('/plans/list', { enabled: open });
   const plan = plans.data?.find((p) => p.id === planId);
@@ -44,15 +46,22 @@ function CheckoutModal({ open, info, onClose }: { open: boolean; info: CheckoutV
     setStep((s) => s + 1);
   };
 
+  const back = () => {
+    setRefused(null);
+    if (step === 0) onClose();
+    else setStep(step - 1);
+  };
+
   const pay = async () => {
     setPaying(true);
+    setRefused(null);
     try {
       // The price shown is only a preview: the server charges its own.
       const answer = await api.post<CheckoutAnswer>('/subscription', { ...form.getFieldsValue(true), plan: planId });
       setPix(answer);
       void message.success(t('checkout.done'));
     } catch (err) {
-      void message.error(errorText(err, t));
+      setRefused(errorText(err, t));
     } finally {
       setPaying(false);
     }
@@ -124,8 +133,9 @@ function CheckoutModal({ open, info, onClose }: { open: boolean; info: CheckoutV
               <Descriptions.Item label={t('checkout.plan')}>{plan ? `${plan.name} — ${t('checkout.perMonth', { price: brl.format(Number(plan.value)) })}` : ''}</Descriptions.Item>
             </Descriptions>
           ) : null}
+          {refused ? <Alert type="error" showIcon message={refused} style={{ marginTop: 16 }} data-testid="checkout-error" /> : null}
           <Flex justify="space-between" style={{ marginTop: 16 }}>
-            <Button onClick={() => (step === 0 ? onClose() : setStep(step - 1))} disabled={paying}>
+            <Button onClick={back} disabled={paying}>
               {t(step === 0 ? 'cancel' : 'checkout.back')}
             </Button>
             {step < 2 ? (

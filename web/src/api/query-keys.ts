@@ -15,7 +15,6 @@ export const queryKeys = {
   /** The bell's tickets with unread messages, for one user and what decides which are theirs. */
   unreadTickets: (userId: number, scope: Record<string, unknown>) => ['unreadTickets', userId, scope],
   /** A company's admins with their e-mails (the super user's Usuário modal). */
-  companyAdmins: (companyId: number) => ['companyAdmins', companyId],
   /** The messages shown in a ticket's conversation, page by page. */
   messages: (ticketId: number) => ['messages', ticketId],
 } as const;

@@ -4,6 +4,7 @@ import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api, refreshSession, setSignedOutHandler, setToken } from '../api/client';
 import type { LoginAnswer, Plan, SessionUser, Setting } from '../api/types';
+import type { GateContext } from '../pages/gates';
 import { RealtimeClient } from '../realtime/realtime-client';
 
 export type SessionStatus = 'loading' | 'signedIn' | 'signedOut';
@@ -12,6 +13,8 @@ interface AuthState {
   status: SessionStatus;
   user: SessionUser | null;
   plan: Plan | null;
+  /** The server plugins this installation turned on (the `pluginActive` gate reads them). */
+  plugins: readonly string[];
   realtime: RealtimeClient;
   login(email: string, password: string): Promise<SessionUser>;
   logout(): Promise<void>;
@@ -39,6 +42,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [status, setStatus] = useState<SessionStatus>('loading');
   const [user, setUser] = useState<SessionUser | null>(null);
   const [plan, setPlan] = useState<Plan | null>(null);
+  const [plugins, setPlugins] = useState<readonly string[]>([]);
   const signOutRef = useRef<() => void>(() => {});
   const realtime = useMemo(() => new RealtimeClient(() => signOutRef.current()), []);
   const queryClient = useQueryClient();
@@ -50,6 +54,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     queryClient.clear();
     setUser(null);
     setPlan(null);
+    setPlugins([]);
     setStatus('signedOut');
   }, [realtime, queryClient]);
   signOutRef.current = signedOut;
@@ -60,9 +65,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const signedIn = useCallback(
     async (sessionUser: SessionUser) => {
       rememberSession(sessionUser);
-      const companyPlan = await api.get<Plan>(`/companies/listPlan/${sessionUser.companyId}`).catch(() => null);
+      const [companyPlan, active] = await Promise.all([
+        api.get<Plan>(`/companies/listPlan/${sessionUser.companyId}`).catch(() => null),
+        api.get<{ plugins: string[] }>('/plugins/active').then((answer) => answer.plugins, () => []),
+      ]);
       setUser(sessionUser);
       setPlan(companyPlan);
+      setPlugins(active);
       setStatus('signedIn');
       realtime.start();
     },
@@ -134,8 +143,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [signedOut]);
 
   const value = useMemo<AuthState>(
-    () => ({ status, user, plan, realtime, login, logout, updateUser: setUser }),
-    [status, user, plan, realtime, login, logout],
+    () => ({ status, user, plan, plugins, realtime, login, logout, updateUser: setUser }),
+    [status, user, plan, plugins, realtime, login, logout],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
@@ -144,4 +153,10 @@ export function useAuth(): AuthState {
   const auth = useContext(AuthContext);
   if (!auth) throw new Error('useAuth outside AuthProvider');
   return auth;
+}
+
+/** What the gates read (user, plan, the local 'cshow' flag, active plugins); null while signed out. */
+export function useGateContext(): GateContext | null {
+  const { user, plan, plugins } = useAuth();
+  return useMemo(() => (user ? { user, plan, plugins, cshow: localStorage.getItem('cshow') !== null } : null), [user, plan, plugins]);
 }

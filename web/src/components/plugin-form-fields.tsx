@@ -1,11 +1,11 @@
 import { Suspense, useMemo } from 'react';
-import { useAuth } from '../auth/auth-provider';
+import { useGateContext } from '../auth/auth-provider';
 import { visibleConnectionSections, visibleFormFields, type CoreForm, type FormField } from '../pages/registry';
 
 /** The plugins' fields of a core form that the signed-in user's plan and profile let through. */
 export function usePluginFormFields(form: CoreForm): FormField[] {
-  const { user, plan } = useAuth();
-  return useMemo(() => (user ? visibleFormFields({ user, plan, cshow: localStorage.getItem('cshow') !== null }, form) : []), [user, plan, form]);
+  const gates = useGateContext();
+  return useMemo(() => (gates ? visibleFormFields(gates, form) : []), [gates, form]);
 }
 
 /** The fields' values of a loaded record, for the form's initial values. */
@@ -32,8 +32,8 @@ export function PluginFormFields({ fields }: { fields: FormField[] }) {
 
 /** The plugins' sections of a saved connection's dialog, for this user. */
 export function PluginConnectionSections({ connectionId }: { connectionId: number }) {
-  const { user, plan } = useAuth();
-  const sections = useMemo(() => (user ? visibleConnectionSections({ user, plan, cshow: localStorage.getItem('cshow') !== null }) : []), [user, plan]);
+  const gates = useGateContext();
+  const sections = useMemo(() => (gates ? visibleConnectionSections(gates) : []), [gates]);
   return (
     <Suspense fallback={null}>
       {sections.map(({ key, component: Section }) => (

@@ -13,6 +13,8 @@ export interface PagedListOptions<T> {
   listKey: string;
   /** Search text (lowercased before it is sent); a change reloads from page 1. */
   search?: string;
+  /** Another company's records (a super user's view; the API honours it for them), sent with every page; give no channel, its frames are not heard. */
+  companyId?: number;
   /**
    * Realtime channel suffix, e.g. 'user' for company-{id}-user, or the whole name from the company id
    * for a channel named otherwise (a stable function); frames { action, <entity>, <entity>Id }.
@@ -67,7 +69,7 @@ function changeListPages<T extends { id: number }>(
  * Search changes are debounced 500 ms and restart at page 1, as the spec says.
  */
 export function usePagedList<T extends { id: number }>(options: PagedListOptions<T>): PagedList<T> {
-  const { path, listKey, channel, entityKey } = options;
+  const { path, listKey, channel, entityKey, companyId } = options;
   const { t } = useTranslation();
   const { user, realtime } = useAuth();
   const queryClient = useQueryClient();
@@ -82,11 +84,11 @@ export function usePagedList<T extends { id: number }>(options: PagedListOptions
     return () => window.clearTimeout(timer);
   }, [options.search, search]);
 
-  const queryKey = useMemo(() => queryKeys.pagedList(path, search), [path, search]);
+  const queryKey = useMemo(() => [...queryKeys.pagedList(path, search), ...(companyId === undefined ? [] : [companyId])], [path, search, companyId]);
   const query = useInfiniteQuery({
     queryKey,
     queryFn: async ({ pageParam, signal }): Promise<ListPage<T>> => {
-      const answer = await api.get<Record<string, unknown>>(path, { searchParam: search, pageNumber: pageParam }, { signal });
+      const answer = await api.get<Record<string, unknown>>(path, { searchParam: search, pageNumber: pageParam, ...(companyId === undefined ? {} : { companyId }) }, { signal });
       return { items: (answer[listKey] as T[]) ?? [], hasMore: Boolean(answer.hasMore) };
     },
     initialPageParam: 1,

@@ -4,9 +4,9 @@ import { MenuOutlined, MoonOutlined, ReloadOutlined, SoundOutlined, SunOutlined 
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { useApiQuery } from '../hooks/use-api-query';
-import { useAuth } from '../auth/auth-provider';
+import { useAuth, useGateContext } from '../auth/auth-provider';
 import { useThemePreference } from '../theme/theme-preference';
-import { headerItems, isAdmin as isAdminGate, pluginNamespaces, visiblePages, type GateContext } from '../pages/registry';
+import { headerItems, isAdmin as isAdminGate, pluginNamespaces, visiblePages } from '../pages/registry';
 import { AccountMenu } from './account-menu';
 import { formatDate } from './dates';
 import { NotificationsBell } from './notifications-bell';
@@ -59,7 +59,8 @@ export function MainLayout({ children }: { children: ReactNode }) {
   const { t, i18n } = useTranslation();
   const pluginLabels = usePluginLabels();
   const { token } = theme.useToken();
-  const { user, plan } = useAuth();
+  const { user } = useAuth();
+  const gateContext = useGateContext();
   const { mode, toggle } = useThemePreference();
   const [location, navigate] = useLocation();
   const width = useViewportWidth();
@@ -74,7 +75,6 @@ export function MainLayout({ children }: { children: ReactNode }) {
     else if (width >= WIDE_WIDTH) setOpen(true);
   }, [narrow, width]);
 
-  const gateContext: GateContext | null = user ? { user, plan, cshow: localStorage.getItem('cshow') !== null } : null;
   const items = useMemo(() => {
     if (!gateContext) return [];
     const visible = visiblePages(gateContext).filter((p) => p.menu && i18n.exists(p.menu.labelKey));
@@ -101,7 +101,7 @@ export function MainLayout({ children }: { children: ReactNode }) {
     return admin.length > 0
       ? [...main, { type: 'group' as const, key: 'admin', label: t('menu.administration'), children: admin }]
       : main;
-  }, [user, plan, t, i18n, pluginLabels]);
+  }, [gateContext, t, i18n, pluginLabels]);
 
   if (!user) return null;
   const isAdmin = user.profile === 'admin' || user.super;

@@ -5,6 +5,8 @@ export interface GateContext {
   plan: Plan | null;
   /** The local 'cshow' flag that reveals the campaign pages. */
   cshow: boolean;
+  /** The server plugins this installation turned on (GET /api/plugins/active). */
+  plugins: readonly string[];
 }
 
 export type Gate = (ctx: GateContext) => boolean;
@@ -15,4 +17,14 @@ export const isSuper: Gate = ({ user }) => user.super;
 /** Open when the company's plan has `flag` (a plan not loaded yet keeps the page closed). */
 export function planAllows(flag: PlanFlag): Gate {
   return ({ plan }) => plan?.[flag] === true;
+}
+
+/** Open when the server runs the plugin `name` turned on (billing with a provider…). */
+export function pluginActive(name: string): Gate {
+  return ({ plugins }) => plugins.includes(name);
+}
+
+/** Open when every one of `gates` is. */
+export function allOf(...gates: Gate[]): Gate {
+  return (ctx) => gates.every((gate) => gate(ctx));
 }

@@ -12,6 +12,7 @@ import {
   ListHeader,
   RowActions,
   useAuth,
+  useGateContext,
   useConfirmDelete,
   usePagedList,
   zonedText,
@@ -37,8 +38,9 @@ export default function CampaignsPage() {
   const { t } = useTranslation('campaigns');
   const { message } = App.useApp();
   const { token } = theme.useToken();
-  const { user, plan } = useAuth();
-  const admin = user ? isAdmin({ user, plan, cshow: true }) : false;
+  const { user } = useAuth();
+  const gates = useGateContext();
+  const admin = gates ? isAdmin(gates) : false;
   const tz = companyTimezone(user);
   const compact = !Grid.useBreakpoint().md;
   const confirmDelete = useConfirmDelete();

@@ -14,6 +14,7 @@ import {
   RowActions,
   useApiQuery,
   useAuth,
+  useGateContext,
   useConfirmDelete,
   useQueryClient,
 } from 'atende/web';
@@ -47,11 +48,12 @@ export default function ContactListItemsPage() {
   const { t } = useTranslation('campaigns');
   const { token } = theme.useToken();
   const { message } = App.useApp();
-  const { user, plan, realtime } = useAuth();
+  const { user, realtime } = useAuth();
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
   const listId = Number(useParams<{ id: string }>().id);
-  const admin = user ? isAdmin({ user, plan, cshow: true }) : false;
+  const gates = useGateContext();
+  const admin = gates ? isAdmin(gates) : false;
   const screens = Grid.useBreakpoint();
   const compact = !screens.sm;
   const confirmDelete = useConfirmDelete();

@@ -2,7 +2,7 @@ import { useCallback, useState } from 'react';
 import { Flex, Grid, Typography, theme, type TableColumnsType } from 'antd';
 import { DownloadOutlined, TeamOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { actionsColumn, api, errorText, InfiniteTable, isAdmin, ListHeader, RowActions, useAuth, useConfirmDelete, usePagedList } from 'atende/web';
+import { actionsColumn, api, errorText, InfiniteTable, isAdmin, ListHeader, RowActions, useConfirmDelete, useGateContext, usePagedList } from 'atende/web';
 import { CheckProgress } from './check-progress';
 import { ContactListModal } from './contact-list-modal';
 import { byName, contactListChannel, downloadSample, type ContactListRecord } from './contact-list-record';
@@ -11,8 +11,8 @@ import { byName, contactListChannel, downloadSample, type ContactListRecord } fr
 export default function ContactListsPage() {
   const { t } = useTranslation('campaigns');
   const { token } = theme.useToken();
-  const { user, plan } = useAuth();
-  const admin = user ? isAdmin({ user, plan, cshow: true }) : false;
+  const gates = useGateContext();
+  const admin = gates ? isAdmin(gates) : false;
   const screens = Grid.useBreakpoint();
   const compact = !screens.sm;
   const confirmDelete = useConfirmDelete();

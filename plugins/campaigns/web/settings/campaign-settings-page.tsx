@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Alert, App, Button, Card, Col, Flex, Form, Input, InputNumber, Row, Select, Spin, Tag, Tooltip, Typography } from 'antd';
 import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { api, ApiError, ErrorCode, errorText, isAdmin, queryKeys, useApiQuery, useAuth, useQueryClient, useSubmitGuard } from 'atende/web';
+import { api, ApiError, ErrorCode, errorText, isAdmin, queryKeys, useApiQuery, useAuth, useGateContext, useQueryClient, useSubmitGuard } from 'atende/web';
 import type { CampaignSettingsEvent, CampaignSettingsList, CampaignSettingsValues } from '../../settings/campaign-settings.contract';
 
 /** The spec's options (§9) and the words that always opt out (the server's lists). */
@@ -20,8 +20,9 @@ function valuesOf(list: CampaignSettingsList): CampaignSettingsValues {
 export default function CampaignSettingsPage() {
   const { t } = useTranslation('campaigns');
   const { message } = App.useApp();
-  const { user, plan, realtime } = useAuth();
-  const admin = user ? isAdmin({ user, plan, cshow: true }) : false;
+  const { user, realtime } = useAuth();
+  const gates = useGateContext();
+  const admin = gates ? isAdmin(gates) : false;
   const queryClient = useQueryClient();
   const [form] = Form.useForm<CampaignSettingsValues>();
   const settings = useApiQuery<CampaignSettingsList>(PATH);

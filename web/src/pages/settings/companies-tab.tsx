@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import type { Plan } from '../../api/types';
 import { CompaniesTable } from './companies-table';
-import { CompanyAdminModal } from './company-admin-modal';
+import { CompanyUsersModal } from './company-users-modal';
 import { OFFERED_RECURRENCES, nextDueDate } from './due-date';
 import { FormActions, FormHeading } from './form-actions';
 import type { Company, CompanyCreated } from './settings.types';
@@ -59,7 +59,7 @@ export function CompaniesTab() {
   const { t } = useTranslation('settings');
   const { modal } = App.useApp();
   const [form] = Form.useForm<CompanyForm>();
-  const [adminOf, setAdminOf] = useState<Company | null>(null);
+  const [usersOf, setUsersOf] = useState<Company | null>(null);
   const companies = useLiveRecords<Company>({ path: '/companies', channel: 'company', entityKey: 'company', compare: byName });
   const plans = useLiveRecords<Plan>({ path: '/plans/all', channel: 'plan', entityKey: 'plan', compare: byId });
   const { editing, busy, clear, select, save, remove } = useRecordForm<Company, CompanyForm>({ form, records: companies, path: '/companies', toForm });
@@ -186,14 +186,14 @@ export function CompaniesTab() {
           <Button icon={<CalendarOutlined />} onClick={addDueDate} disabled={!dueDate || busy !== null}>
             {t('companies.addDueDate')}
           </Button>
-          <Button icon={<UserOutlined />} onClick={() => setAdminOf(editing)} disabled={!editing || busy !== null}>
+          <Button icon={<UserOutlined />} onClick={() => setUsersOf(editing)} disabled={!editing || busy !== null}>
             {t('companies.user')}
           </Button>
         </FormActions>
       </Form>
       <Divider />
       <CompaniesTable companies={companies.items} loading={companies.loading} onSelect={select} />
-      <CompanyAdminModal company={adminOf} onClose={() => setAdminOf(null)} />
+      <CompanyUsersModal company={usersOf} onClose={() => setUsersOf(null)} />
     </>
   );
 }

@@ -88,14 +88,9 @@ export const settingsTranslations: Translations = {
       empty: 'Nenhuma empresa cadastrada',
     },
     companyUsers: {
-      title: 'Administrador de {{company}}',
-      intro: 'O administrador entra com este e-mail. Você pode definir uma nova senha para entregar a ele; ele pode trocá-la depois no próprio perfil.',
-      admin: 'Administrador',
+      title: 'Usuários de {{company}}',
       newPassword: 'Nova senha',
       passwordLength: 'A senha deve ter de 5 a 50 caracteres',
-      setPassword: 'Definir senha',
-      passwordSet: 'Senha definida. Entregue-a ao administrador.',
-      noAdmin: 'Esta empresa não tem administrador.',
     },
     plans: {
       name: 'Nome',
@@ -205,14 +200,9 @@ export const settingsTranslations: Translations = {
       empty: 'No companies yet',
     },
     companyUsers: {
-      title: 'Admin of {{company}}',
-      intro: 'The admin logs in with this e-mail. You can set a new password to hand over; they can change it later in their own profile.',
-      admin: 'Admin',
+      title: 'Users of {{company}}',
       newPassword: 'New password',
       passwordLength: 'The password must have 5 to 50 characters',
-      setPassword: 'Set password',
-      passwordSet: 'Password set. Hand it to the admin.',
-      noAdmin: 'This company has no admin.',
     },
     plans: {
       name: 'Name',
@@ -322,14 +312,9 @@ export const settingsTranslations: Translations = {
       empty: 'Ninguna empresa registrada',
     },
     companyUsers: {
-      title: 'Administrador de {{company}}',
-      intro: 'El administrador entra con este correo. Puede definir una nueva contraseña para entregársela; él podrá cambiarla después en su propio perfil.',
-      admin: 'Administrador',
+      title: 'Usuarios de {{company}}',
       newPassword: 'Nueva contraseña',
       passwordLength: 'La contraseña debe tener de 5 a 50 caracteres',
-      setPassword: 'Definir contraseña',
-      passwordSet: 'Contraseña definida. Entréguela al administrador.',
-      noAdmin: 'Esta empresa no tiene administrador.',
     },
     plans: {
       name: 'Nombre',

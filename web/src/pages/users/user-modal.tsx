@@ -34,6 +34,11 @@ export interface UserModalProps {
   open: boolean;
   /** null creates a user. */
   userId: number | null;
+  /**
+   * The user's company when it is another than the caller's (a super user's Empresas tab): created
+   * there; that company's queues and connections are not the caller's lists, so the form leaves them out.
+   */
+  companyId?: number;
   onClose(): void;
   onSaved(user: UserView): void;
 }
@@ -86,7 +91,7 @@ function ChoiceField({ name, label, choices, multiple, children }: { name: keyof
  * connection and 'see tickets without a queue' are for admins (user-modal:editProfile and
  * user-modal:editQueues); everyone may change their own name, e-mail and password.
  */
-export function UserModal({ open, userId, onClose, onSaved }: UserModalProps) {
+export function UserModal({ open, userId, companyId, onClose, onSaved }: UserModalProps) {
   const { t } = useTranslation('users');
   const { message } = App.useApp();
   const { user: me } = useAuth();
@@ -95,8 +100,10 @@ export function UserModal({ open, userId, onClose, onSaved }: UserModalProps) {
   const formName = `user-${useId()}`;
   const editProfile = can(me, 'user-modal:editProfile');
   const editQueues = can(me, 'user-modal:editQueues');
-  const queues = useChoices('/queue', open && editQueues);
-  const connections = useChoices('/whatsapp', open && editQueues);
+  const otherCompany = companyId !== undefined && companyId !== me?.companyId;
+  const ownLists = editQueues && !otherCompany;
+  const queues = useChoices('/queue', open && ownLists);
+  const connections = useChoices('/whatsapp', open && ownLists);
   const creating = userId === null;
 
   // Callers may pass a new onClose on every render; loading the user must not restart for that.
@@ -125,7 +132,10 @@ export function UserModal({ open, userId, onClose, onSaved }: UserModalProps) {
 
   const submit = (values: FormValues) =>
     guard(
-      () => (creating ? api.post<SavedUser>('/users', body(values)) : api.put<SavedUser>(`/users/${userId}`, body(values))),
+      () =>
+        creating
+          ? api.post<SavedUser>('/users', { ...body(values), ...(otherCompany ? { companyId } : {}) })
+          : api.put<SavedUser>(`/users/${userId}`, body(values)),
       ({ token, ...saved }) => {
         // Changing one's own password ends the other sessions; this one continues with the new token.
         if (token) setToken(token);
@@ -191,39 +201,41 @@ export function UserModal({ open, userId, onClose, onSaved }: UserModalProps) {
               </Form.Item>
             </Col>
           </Row>
+          {ownLists ? (
+            <ChoiceField name="queueIds" label={t('modal.queues')} choices={queues} multiple>
+              <Select
+                mode="multiple"
+                allowClear
+                options={choiceOptions(queues)}
+                optionFilterProp="label"
+                tagRender={({ value, label, onClose: remove, closable }) => (
+                  <ColorChip color={queues.items.find((q) => q.id === value)?.color} closable={closable} onClose={remove} style={{ marginInlineEnd: 4 }}>
+                    {label}
+                  </ColorChip>
+                )}
+              />
+            </ChoiceField>
+          ) : null}
           {editQueues ? (
-            <>
-              <ChoiceField name="queueIds" label={t('modal.queues')} choices={queues} multiple>
-                <Select
-                  mode="multiple"
-                  allowClear
-                  options={choiceOptions(queues)}
-                  optionFilterProp="label"
-                  tagRender={({ value, label, onClose: remove, closable }) => (
-                    <ColorChip color={queues.items.find((q) => q.id === value)?.color} closable={closable} onClose={remove} style={{ marginInlineEnd: 4 }}>
-                      {label}
-                    </ColorChip>
-                  )}
-                />
-              </ChoiceField>
-              <Row gutter={16}>
+            <Row gutter={16}>
+              {ownLists ? (
                 <Col xs={24} sm={12}>
                   <ChoiceField name="whatsappId" label={t('modal.whatsapp')} choices={connections}>
                     <Select allowClear placeholder={t('modal.whatsappNone')} options={choiceOptions(connections)} />
                   </ChoiceField>
                 </Col>
-                <Col xs={24} sm={12}>
-                  <Form.Item name="allTicket" label={t('modal.allTicket')}>
-                    <Select
-                      options={[
-                        { value: 'enabled', label: t('modal.enabled') },
-                        { value: 'disabled', label: t('modal.disabled') },
-                      ]}
-                    />
-                  </Form.Item>
-                </Col>
-              </Row>
-            </>
+              ) : null}
+              <Col xs={24} sm={12}>
+                <Form.Item name="allTicket" label={t('modal.allTicket')}>
+                  <Select
+                    options={[
+                      { value: 'enabled', label: t('modal.enabled') },
+                      { value: 'disabled', label: t('modal.disabled') },
+                    ]}
+                  />
+                </Form.Item>
+              </Col>
+            </Row>
           ) : null}
         </Form>
       </Spin>

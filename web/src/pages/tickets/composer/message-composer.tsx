@@ -5,7 +5,7 @@ import { AudioOutlined, SendOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { ChatMessage, Ticket } from '../../../api/types';
 import { errorText } from '../../../api/errors';
-import { useAuth } from '../../../auth/auth-provider';
+import { useAuth, useGateContext } from '../../../auth/auth-provider';
 import { useCompanyClock } from '../../../layout/use-company-clock';
 import { registerTranslations } from '../../../i18n';
 import { pluginNamespaces, visibleComposerActions } from '../../registry';
@@ -45,7 +45,7 @@ export default function MessageComposer(props: MessageComposerProps) {
 function Composer({ ticket, replyingTo, onClearReply }: MessageComposerProps) {
   const { t } = useTranslation('composer');
   const { message } = App.useApp();
-  const { user, plan } = useAuth();
+  const { user } = useAuth();
   const clock = useCompanyClock();
   const { token } = theme.useToken();
   const [sign, toggleSign] = useSignOption();
@@ -63,7 +63,8 @@ function Composer({ ticket, replyingTo, onClearReply }: MessageComposerProps) {
   const { cancel: cancelRecording } = recorder;
 
   // The plugins' tools (a file list to send, ...), each shown once its label's strings are in.
-  const gated = useMemo(() => (user ? visibleComposerActions({ user, plan, cshow: localStorage.getItem('cshow') !== null }) : []), [user, plan]);
+  const gates = useGateContext();
+  const gated = useMemo(() => (gates ? visibleComposerActions(gates) : []), [gates]);
   const { t: tPlugin, i18n } = useTranslation(pluginNamespaces, { useSuspense: false });
   const actions = gated.filter((action) => i18n.exists(action.labelKey)).map((action) => ({ key: action.key, label: tPlugin(action.labelKey), icon: action.icon }));
   const [activeAction, setActiveAction] = useState<string | null>(null);
