@@ -61,7 +61,7 @@ export function requestLogMiddleware(log: Logger) {
           status: ctx.status,
           ms: Math.round((performance.now() - started) * 10) / 10,
           userId: ctx.state.user?.id,
-          apiTokenId: ctx.state.user?.apiTokenId,
+          apiTokenId: ctx.state.user?.apiToken?.id,
         },
         'request',
       );
