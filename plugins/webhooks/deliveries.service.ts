@@ -7,6 +7,11 @@ import type { DeliveryView } from './webhooks.contract.js';
 
 export const DELIVER_JOB = 'webhooks.deliver';
 export const SWEEP_JOB = 'webhooks.sweep';
+export const PRUNE_JOB = 'webhooks.prune';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Old deliveries are deleted this many at a time (one short statement each, on a big table). */
+const PRUNE_BATCH = 1000;
 
 export interface WebhooksConfig {
   /** The first retry's delay; each next one doubles, up to maxRetryDelayMs. */
@@ -18,6 +23,10 @@ export interface WebhooksConfig {
   timeoutMs: number;
   /** How often pending deliveries whose job was lost (a crash at the wrong moment) are taken up again. */
   sweepEveryMs: number;
+  /** Sent and failed deliveries older than this many days are deleted (pending ones never). */
+  retentionDays: number;
+  /** How often they are (a day). */
+  pruneEveryMs: number;
 }
 
 /** The headers of every delivery (the signature: HMAC-SHA256 of `<timestamp>.<body>` with the endpoint's secret). */
@@ -173,6 +182,24 @@ export class DeliveriesService {
       )
       .limit(200);
     for (const r of due as { id: number; companyId: number }[]) await this.app.jobs.now(DELIVER_JOB, { companyId: r.companyId, deliveryId: r.id });
+  }
+
+  /**
+   * Deletes the settled (sent or failed) deliveries made more than retentionDays ago, in batches; a
+   * pending one, however old, is still being tried (or waits for its endpoint) and stays.
+   */
+  async prune(): Promise<number> {
+    const db = this.app.db;
+    const before = new Date(Date.now() - this.app.config.retentionDays * DAY_MS).toISOString();
+    let pruned = 0;
+    for (;;) {
+      const ids = (await WebhookDelivery.query(db).select('id').whereIn('status', ['sent', 'failed']).where('createdAt', '<', before).limit(PRUNE_BATCH)).map((r) => r.id);
+      if (ids.length === 0) break;
+      pruned += await WebhookDelivery.query(db).delete().whereIn('id', ids).whereIn('status', ['sent', 'failed']);
+      if (ids.length < PRUNE_BATCH) break;
+    }
+    if (pruned > 0) this.app.log.info({ pruned, before }, 'old webhook deliveries deleted');
+    return pruned;
   }
 
   /** Whether an earlier delivery of the same endpoint and key is still pending. */

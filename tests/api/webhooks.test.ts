@@ -335,6 +335,45 @@ describe('webhooks without allowPrivateUrls', () => {
   });
 });
 
+describe('webhooks\' old deliveries', () => {
+  it('settled ones older than the retention are deleted by the daily job, never one still pending', async () => {
+    const receiver = await startReceiver();
+    const s = await startTestServer({ simulator: true, allowPrivateUrls: true, pluginConfig: { webhooks: { pruneEveryMs: 1000, retentionDays: 30 } } });
+    try {
+      const tenant = await withPlan(s, {});
+      const connection = await createConnection(s, tenant, 'Principal');
+      const register = async (path: string) => (await s.call('POST', '/api/webhooks', { token: tenant.token, body: { url: receiver.url + path, events: ['message.received'] } })).body.id as number;
+      const fine = await register('/fine');
+      const failing = await register('/failing');
+      receiver.failFirst['/failing'] = 1000;
+      const db = s.atende.container.db;
+      const number = nextNumber();
+      await customerWrites(s, tenant, connection, { from: number, body: 'mensagem antiga' });
+      await eventually(async () => (await db('webhook_deliveries').where({ endpointId: fine, status: 'sent' })).length === 1, 10_000, 'the delivery sent');
+      await eventually(async () => receiver.to('/failing').length > 0, 10_000, 'the failing attempt');
+      // Both made 40 days ago: the sent one is past the retention, the other is still being tried.
+      const aged = new Date(Date.now() - 40 * 24 * 60 * 60 * 1000).toISOString();
+      await db('webhook_deliveries').update({ createdAt: aged });
+      const old = await db('webhook_deliveries').select('id', 'endpointId', 'status');
+      expect(old.map((d) => `${d.endpointId}:${d.status}`).sort()).toEqual([`${fine}:sent`, `${failing}:pending`].sort());
+
+      await customerWrites(s, tenant, connection, { from: number, body: 'mensagem nova' });
+      const oldSent = old.find((d) => d.endpointId === fine)!.id as number;
+      const oldPending = old.find((d) => d.endpointId === failing)!.id as number;
+      // The new message's delivery is sent and kept; the old sent one goes.
+      await eventually(async () => {
+        const rows = await db('webhook_deliveries').where({ endpointId: fine });
+        return rows.length === 1 && rows[0].id !== oldSent && rows[0].status === 'sent';
+      }, 15_000, 'the old sent delivery pruned, the new one kept');
+      // The pending one stays, however old.
+      expect(await db('webhook_deliveries').where({ id: oldPending }).first()).toMatchObject({ status: 'pending' });
+    } finally {
+      await s.close();
+      await receiver.close();
+    }
+  }, 60_000);
+});
+
 describe('webhooks across a restart', () => {
   let databaseUrl: string;
   let drop: () => Promise<void>;
