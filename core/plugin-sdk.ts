@@ -50,6 +50,7 @@ export { required } from './modules/users/users.schema.js';
 export { multipartBody, takeUpload, takeUploads, type MultipartOptions, type UploadedFile } from './modules/media/media-upload.js';
 export { displayFileName, isStoredName, type MediaStorage } from './storage/media-storage.js';
 export { outgoingMediaKind, type OutgoingMediaKind } from './modules/messages/outgoing-media.js';
+export { SIGNATURE_HEADERS, signatureOf, signedHeaders } from './outgoing/signed-call.js';
 export type { OutgoingMessage } from './modules/messages/outbound.service.js';
 export { WhatsappNotConnectedError, WhatsappRateLimitedError, type DirectMessage } from './modules/whatsapp/direct-messages.js';
 export type { DirectMessageStatus } from './events/catalogue.js';

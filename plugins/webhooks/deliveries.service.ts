@@ -1,5 +1,5 @@
-import { createHash, createHmac, randomUUID } from 'node:crypto';
-import { ConflictError, ErrorCode, type AuthUser, type DomainEvent, type EventOf, type KnownEventName, type PluginApp } from 'atende/plugin';
+import { createHash, randomUUID } from 'node:crypto';
+import { ConflictError, ErrorCode, signedHeaders, type AuthUser, type DomainEvent, type EventOf, type KnownEventName, type PluginApp } from 'atende/plugin';
 import { factOf } from './webhook-events.js';
 import { WebhookDelivery, WebhookEndpoint } from './webhook.model.js';
 import { deliveryView, type WebhooksService } from './webhooks.service.js';
@@ -29,20 +29,14 @@ export interface WebhooksConfig {
   pruneEveryMs: number;
 }
 
-/** The headers of every delivery (the signature: HMAC-SHA256 of `<timestamp>.<body>` with the endpoint's secret). */
+/** The headers of every delivery, besides the signature's (signedHeaders: X-Atende-Timestamp, X-Atende-Signature). */
 export const HEADERS = {
   event: 'x-atende-event',
   delivery: 'x-atende-delivery',
-  timestamp: 'x-atende-timestamp',
-  signature: 'x-atende-signature',
 } as const;
 
 /** A receiver's answer is read up to this many bytes (only its start is kept, as the error). */
 const MAX_ANSWER_BYTES = 64 * 1024;
-
-export function signatureOf(secret: string, timestamp: string, body: string): string {
-  return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
-}
 
 interface Attempt {
   statusCode: number | null;
@@ -227,7 +221,6 @@ export class DeliveriesService {
     const timeoutMs = this.app.config.timeoutMs;
     try {
       const url = await this.app.outgoing.checkUrl(endpoint.url);
-      const timestamp = String(Math.floor(Date.now() / 1000));
       const res = await fetch(url, {
         method: 'POST',
         body: row.payload,
@@ -238,8 +231,7 @@ export class DeliveriesService {
           'user-agent': 'Atende-Webhooks/1',
           [HEADERS.event]: row.event,
           [HEADERS.delivery]: row.eventId,
-          [HEADERS.timestamp]: timestamp,
-          [HEADERS.signature]: signatureOf(this.webhooks.secretOf(endpoint), timestamp, row.payload),
+          ...signedHeaders(this.webhooks.secretOf(endpoint), row.payload),
         },
       });
       const answer = await readStart(res);
