@@ -143,6 +143,7 @@ export const ticketNoteViewSchema = z.object({
   contactId: z.number().int(),
   userId: z.number().int().nullable(),
   user: named.nullable(),
+  apiToken: named.nullable().describe('The company API token that wrote it; null otherwise'),
   createdAt: instant,
   updatedAt: instant,
 }) satisfies z.ZodType<TicketNoteView>;

@@ -201,8 +201,11 @@ export interface TicketNoteView {
   note: string;
   ticketId: number;
   contactId: number;
+  /** The author; null when an API token wrote it (see apiToken). */
   userId: number | null;
   user: { id: number; name: string } | null;
+  /** The company API token that wrote it; null otherwise. */
+  apiToken: { id: number; name: string } | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -134,6 +134,13 @@ describe('a token on the app\'s own routes', () => {
     const byAdmin = await server.call('POST', `/api/messages/${ticketId}`, { token: t.token, body: { body: 'Eu mesmo respondo' } });
     expect(byAdmin.body.messages[0]).toMatchObject({ userId: t.admin.id, apiToken: null });
     await eventually(async () => (await outbox(server, t, phone)).messages.some((m) => m.body === 'Recebemos seu pedido'), 10_000, 'the reply');
+    // A note it writes is its own too.
+    const contactId = accepted.body.contact.id as number;
+    const note = await server.call('POST', '/api/ticket-notes', { token, body: { note: 'Pedido 123 no ERP', ticketId, contactId } });
+    expect(note.status, JSON.stringify(note.body)).toBe(201);
+    expect(note.body).toMatchObject({ userId: null, user: null, apiToken: { id, name: 'Integração' } });
+    const notes = await server.call('GET', `/api/ticket-notes/list?ticketId=${ticketId}&contactId=${contactId}`, { token: t.token });
+    expect(notes.body.find((n: { note: string }) => n.note === 'Pedido 123 no ERP')).toMatchObject({ apiToken: { id, name: 'Integração' } });
     const listed = (await server.call('GET', '/api/api-tokens', { token: t.token })).body.tokens.find((row: { id: number }) => row.id === id);
     expect(listed.lastUsedAt).not.toBeNull();
   });
