@@ -39,7 +39,7 @@ export { botHolding, botLetsGo, type BotLink, type BotSessions } from './plugins
 export type { AppContext, AppRouter, AppState } from './http/context.js';
 export type { DocMethod, RouteDoc } from './http/api-docs.js';
 export type { JobData, JobHandler, JobOptions, JobScheduler } from './jobs/job-engine.js';
-export { isAdmin, type AuthUser, type Profile } from './auth/auth-user.js';
+export { actorOf, isAdmin, type Actor, type AuthUser, type Profile } from './auth/auth-user.js';
 export { API_RESOURCES, API_SCOPES, type ApiAccess, type ApiResource, type ApiScope } from './auth/api-scopes.js';
 export type { BearerIdentity, BearerResolver } from './auth/bearer-tokens.js';
 export type { Logger } from './logger.js';
@@ -50,6 +50,7 @@ export { required } from './modules/users/users.schema.js';
 export { multipartBody, takeUpload, takeUploads, type MultipartOptions, type UploadedFile } from './modules/media/media-upload.js';
 export { displayFileName, isStoredName, type MediaStorage } from './storage/media-storage.js';
 export { outgoingMediaKind, type OutgoingMediaKind } from './modules/messages/outgoing-media.js';
+export { SIGNATURE_HEADERS, signatureOf, signedHeaders } from './outgoing/signed-call.js';
 export type { OutgoingMessage } from './modules/messages/outbound.service.js';
 export { WhatsappNotConnectedError, WhatsappRateLimitedError, type DirectMessage } from './modules/whatsapp/direct-messages.js';
 export type { DirectMessageStatus } from './events/catalogue.js';

@@ -1,6 +1,6 @@
-import type { Profile } from '../contract/views.js';
+import type { Actor, Profile } from '../contract/views.js';
 
-export type { Profile };
+export type { Actor, Profile };
 
 /** The caller of a request or socket, as the token and the users table say now. */
 export interface AuthUser {
@@ -12,11 +12,16 @@ export interface AuthUser {
   super: boolean;
   financial: boolean;
   /**
-   * Set when the caller is a company API token rather than a person's session: the token's id,
-   * for the log and for whatever records who did something. Such a caller acts with the admin
-   * profile inside its scopes only (core/auth/api-scopes.ts).
+   * Set when the caller is a company API token rather than a person's session: the token, recorded
+   * as the author of what it does (actorOf) and in the log. Such a caller acts with the admin
+   * profile inside its scopes only (core/auth/api-scopes.ts); `id` above is the admin who made it.
    */
-  apiTokenId?: number;
+  apiToken?: { id: number; name: string };
+}
+
+/** Who did something, as records, domain events and webhooks tell it: the API token, else the person. */
+export function actorOf(user: AuthUser): Actor {
+  return user.apiToken ? { type: 'apiToken', id: user.apiToken.id, name: user.apiToken.name } : { type: 'user', id: user.id, name: user.name };
 }
 
 export function isAdmin(user: AuthUser): boolean {

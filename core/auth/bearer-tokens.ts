@@ -2,8 +2,9 @@ import type { ApiScope } from './api-scopes.js';
 
 /** Who a bearer token of a registered kind acts as: a user of its company, with the token's scopes. */
 export interface BearerIdentity {
-  /** The token's own id, carried on the caller as `apiTokenId`. */
+  /** The token's own id and name, carried on the caller as `apiToken`: the author of what it does. */
   tokenId: number;
+  tokenName: string;
   companyId: number;
   /** The user of that company the token acts through (its creator): their id goes where the core records who acted. */
   userId: number;

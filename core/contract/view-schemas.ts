@@ -17,7 +17,8 @@ const messageFields = {
   wid: z.string(),
   ticketId: z.number().int(),
   contactId: z.number().int().nullable(),
-  userId: z.number().int().nullable().describe('The agent who sent it (for an API token, the admin it acts through)'),
+  userId: z.number().int().nullable().describe('The agent who sent it; null when an API token did (see apiToken)'),
+  apiToken: z.object({ id: z.number().int(), name: z.string() }).nullable().describe('The company API token that sent it; null otherwise'),
   body: z.string(),
   fromMe: z.boolean(),
   bot: z.string().nullable(),
@@ -142,6 +143,7 @@ export const ticketNoteViewSchema = z.object({
   contactId: z.number().int(),
   userId: z.number().int().nullable(),
   user: named.nullable(),
+  apiToken: named.nullable().describe('The company API token that wrote it; null otherwise'),
   createdAt: instant,
   updatedAt: instant,
 }) satisfies z.ZodType<TicketNoteView>;

@@ -32,12 +32,22 @@ export interface QueueSummary {
 }
 
 /** A message as GET /api/messages/:ticketId and the company-{id}-appMessage frames carry it. */
+/** Who did something: a person (a user) or a company API token acting for the company. */
+export interface Actor {
+  type: 'user' | 'apiToken';
+  id: number;
+  name: string;
+}
+
 export interface MessageView {
   id: number;
   wid: string;
   ticketId: number;
   contactId: number | null;
+  /** The agent who wrote it; null for customers, bots, automatic texts and API tokens. */
   userId: number | null;
+  /** The company API token that sent it (then userId is null); null otherwise. */
+  apiToken: { id: number; name: string } | null;
   body: string;
   fromMe: boolean;
   /** The bot (a conversation step's name, `prompts.answer`) that wrote it; null for people. */
@@ -191,8 +201,11 @@ export interface TicketNoteView {
   note: string;
   ticketId: number;
   contactId: number;
+  /** The author; null when an API token wrote it (see apiToken). */
   userId: number | null;
   user: { id: number; name: string } | null;
+  /** The company API token that wrote it; null otherwise. */
+  apiToken: { id: number; name: string } | null;
   createdAt: string;
   updatedAt: string;
 }

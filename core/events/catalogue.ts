@@ -3,7 +3,7 @@ import type { ContactView } from '../modules/contacts/contacts.service.js';
 import type { MessageView } from '../modules/messages/message-view.js';
 import type { SettingValue } from '../modules/settings/settings.schema.js';
 import type { Ticket } from '../modules/tickets/ticket.model.js';
-import type { UserView } from '../contract/views.js';
+import type { Actor, UserView } from '../contract/views.js';
 
 /**
  * Domain event names, kept in one place (dotted, past tense), each with its payload below. The
@@ -102,12 +102,13 @@ export interface EventPayloads {
   'user.logged_in': { userId: number };
   'setting.updated': SettingValue;
   'plan.updated': unknown;
-  'ticket.created': { ticket: TicketPayload };
-  'ticket.updated': { ticket: TicketPayload; changes: TicketChanges };
-  'ticket.transferred': { ticket: TicketPayload; from: TicketPlace; to: TicketPlace };
-  'ticket.closed': { ticket: TicketPayload };
-  /** A stored message, inbound or outbound (an outbound one while still queued). */
-  'message.created': { message: MessageView; ticket: TicketPayload };
+  /** `actor`: the person or API token whose request did it; null when the app did (a customer's message, a bot, a job). */
+  'ticket.created': { ticket: TicketPayload; actor: Actor | null };
+  'ticket.updated': { ticket: TicketPayload; changes: TicketChanges; actor: Actor | null };
+  'ticket.transferred': { ticket: TicketPayload; from: TicketPlace; to: TicketPlace; actor: Actor | null };
+  'ticket.closed': { ticket: TicketPayload; actor: Actor | null };
+  /** A stored message, inbound or outbound (an outbound one while still queued); `actor` its author (agent or API token), null for customers, bots and automatic texts. */
+  'message.created': { message: MessageView; ticket: TicketPayload; actor: Actor | null };
   /** A provider ack (a number), or the send queue's outcome. */
   'message.status': { messageId: number; ticketId: number; status: number | 'sent' | 'failed' };
   'contact.created': { contact: ContactView };

@@ -61,7 +61,7 @@ export function requestLogMiddleware(log: Logger) {
           status: ctx.status,
           ms: Math.round((performance.now() - started) * 10) / 10,
           userId: ctx.state.user?.id,
-          apiTokenId: ctx.state.user?.apiTokenId,
+          apiTokenId: ctx.state.user?.apiToken?.id,
         },
         'request',
       );
@@ -81,6 +81,7 @@ export function securityHeadersMiddleware() {
       'Content-Security-Policy',
       "default-src 'self'; img-src 'self' data: blob: https:; media-src 'self' blob:; style-src 'self' 'unsafe-inline'; connect-src 'self' ws: wss:; frame-src https://www.youtube.com; frame-ancestors 'none'",
     );
-    if (ctx.path.startsWith('/api')) ctx.set('Cache-Control', 'no-store');
+    // Answers of the API are never kept, save a successful one whose route says how it may be (a file, the docs viewer).
+    if (ctx.path.startsWith('/api') && (ctx.status >= 400 || !ctx.response.get('Cache-Control'))) ctx.set('Cache-Control', 'no-store');
   };
 }

@@ -69,11 +69,11 @@ export class CompanyApiTokens {
     if (!row.lastUsedAt || now - Date.parse(row.lastUsedAt) >= LAST_USED_EVERY_MS) {
       await CompanyApiToken.query(this.app.db).findById(row.id).patch({ lastUsedAt: new Date(now).toISOString() });
     }
-    return { tokenId: row.id, companyId: row.companyId, userId: row.userId, scopes: scopesOf(row) as ApiScope[] };
+    return { tokenId: row.id, tokenName: row.name, companyId: row.companyId, userId: row.userId, scopes: scopesOf(row) as ApiScope[] };
   }
 }
 
 /** Admins manage tokens from a session; a token never reaches these routes (no scope names them). */
 function assertPerson(actor: AuthUser): void {
-  if (!isAdmin(actor) || actor.apiTokenId !== undefined) throw new ForbiddenError();
+  if (!isAdmin(actor) || actor.apiToken !== undefined) throw new ForbiddenError();
 }

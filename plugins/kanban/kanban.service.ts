@@ -1,4 +1,4 @@
-import type { AuthUser, PluginApp } from 'atende/plugin';
+import { actorOf, type AuthUser, type PluginApp } from 'atende/plugin';
 import type { KanbanLane, TicketTagsAnswer } from './kanban.contract.js';
 
 /**
@@ -27,7 +27,7 @@ export class KanbanService {
    */
   async move(actor: AuthUser, ticketId: number, tagId: number | null): Promise<TicketTagsAnswer> {
     const { tags, tagIds } = await this.app.services.tags.setKanbanTag(actor, ticketId, tagId);
-    await this.app.services.tickets.publish(actor.companyId, ticketId, tagIds);
+    await this.app.services.tickets.publish(actor.companyId, ticketId, tagIds, actorOf(actor));
     return { ticketId, tags: tags.map(({ id, name, color, kanban }) => ({ id, name, color, kanban })) };
   }
 }

@@ -1,5 +1,5 @@
-import { createHash, createHmac, randomUUID } from 'node:crypto';
-import { ConflictError, ErrorCode, type AuthUser, type DomainEvent, type EventOf, type KnownEventName, type PluginApp } from 'atende/plugin';
+import { createHash, randomUUID } from 'node:crypto';
+import { ConflictError, ErrorCode, signedHeaders, type AuthUser, type DomainEvent, type EventOf, type KnownEventName, type PluginApp } from 'atende/plugin';
 import { factOf } from './webhook-events.js';
 import { WebhookDelivery, WebhookEndpoint } from './webhook.model.js';
 import { deliveryView, type WebhooksService } from './webhooks.service.js';
@@ -7,6 +7,11 @@ import type { DeliveryView } from './webhooks.contract.js';
 
 export const DELIVER_JOB = 'webhooks.deliver';
 export const SWEEP_JOB = 'webhooks.sweep';
+export const PRUNE_JOB = 'webhooks.prune';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Old deliveries are deleted this many at a time (one short statement each, on a big table). */
+const PRUNE_BATCH = 1000;
 
 export interface WebhooksConfig {
   /** The first retry's delay; each next one doubles, up to maxRetryDelayMs. */
@@ -18,22 +23,20 @@ export interface WebhooksConfig {
   timeoutMs: number;
   /** How often pending deliveries whose job was lost (a crash at the wrong moment) are taken up again. */
   sweepEveryMs: number;
+  /** Sent and failed deliveries older than this many days are deleted (pending ones never). */
+  retentionDays: number;
+  /** How often they are (a day). */
+  pruneEveryMs: number;
 }
 
-/** The headers of every delivery (the signature: HMAC-SHA256 of `<timestamp>.<body>` with the endpoint's secret). */
+/** The headers of every delivery, besides the signature's (signedHeaders: X-Atende-Timestamp, X-Atende-Signature). */
 export const HEADERS = {
   event: 'x-atende-event',
   delivery: 'x-atende-delivery',
-  timestamp: 'x-atende-timestamp',
-  signature: 'x-atende-signature',
 } as const;
 
 /** A receiver's answer is read up to this many bytes (only its start is kept, as the error). */
 const MAX_ANSWER_BYTES = 64 * 1024;
-
-export function signatureOf(secret: string, timestamp: string, body: string): string {
-  return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
-}
 
 interface Attempt {
   statusCode: number | null;
@@ -175,6 +178,24 @@ export class DeliveriesService {
     for (const r of due as { id: number; companyId: number }[]) await this.app.jobs.now(DELIVER_JOB, { companyId: r.companyId, deliveryId: r.id });
   }
 
+  /**
+   * Deletes the settled (sent or failed) deliveries made more than retentionDays ago, in batches; a
+   * pending one, however old, is still being tried (or waits for its endpoint) and stays.
+   */
+  async prune(): Promise<number> {
+    const db = this.app.db;
+    const before = new Date(Date.now() - this.app.config.retentionDays * DAY_MS).toISOString();
+    let pruned = 0;
+    for (;;) {
+      const ids = (await WebhookDelivery.query(db).select('id').whereIn('status', ['sent', 'failed']).where('createdAt', '<', before).limit(PRUNE_BATCH)).map((r) => r.id);
+      if (ids.length === 0) break;
+      pruned += await WebhookDelivery.query(db).delete().whereIn('id', ids).whereIn('status', ['sent', 'failed']);
+      if (ids.length < PRUNE_BATCH) break;
+    }
+    if (pruned > 0) this.app.log.info({ pruned, before }, 'old webhook deliveries deleted');
+    return pruned;
+  }
+
   /** Whether an earlier delivery of the same endpoint and key is still pending. */
   private async waiting(row: WebhookDelivery): Promise<boolean> {
     const earlier = await WebhookDelivery.query(this.app.db)
@@ -200,7 +221,6 @@ export class DeliveriesService {
     const timeoutMs = this.app.config.timeoutMs;
     try {
       const url = await this.app.outgoing.checkUrl(endpoint.url);
-      const timestamp = String(Math.floor(Date.now() / 1000));
       const res = await fetch(url, {
         method: 'POST',
         body: row.payload,
@@ -211,8 +231,7 @@ export class DeliveriesService {
           'user-agent': 'Atende-Webhooks/1',
           [HEADERS.event]: row.event,
           [HEADERS.delivery]: row.eventId,
-          [HEADERS.timestamp]: timestamp,
-          [HEADERS.signature]: signatureOf(this.webhooks.secretOf(endpoint), timestamp, row.payload),
+          ...signedHeaders(this.webhooks.secretOf(endpoint), row.payload),
         },
       });
       const answer = await readStart(res);

@@ -17,25 +17,26 @@ type SourceEvent = (typeof SOURCE_EVENTS)[number];
 /**
  * The core's event as a webhook: a stored message is `message.received` from the customer or
  * `message.sent` when it is ours (an agent, a bot, the API, an automatic text); acks and the send
- * queue's outcome are `message.status`; ticket.* and contact.* keep their names.
+ * queue's outcome are `message.status`; ticket.* and contact.* keep their names. Messages and
+ * tickets carry the `actor` whose request made them (a user or an API token; null for the app's own).
  */
 export function factOf(e: EventOf<KnownEventName>): WebhookFact | undefined {
   switch (e.name as SourceEvent) {
     case Events.messageCreated: {
-      const { message, ticket } = (e as EventOf<'message.created'>).payload;
-      return { event: message.fromMe ? 'message.sent' : 'message.received', orderKey: `ticket:${ticket.id}`, data: { message, ticket } };
+      const { message, ticket, actor } = (e as EventOf<'message.created'>).payload;
+      return { event: message.fromMe ? 'message.sent' : 'message.received', orderKey: `ticket:${ticket.id}`, data: { message, ticket, actor } };
     }
     case Events.messageStatus: {
       const payload = (e as EventOf<'message.status'>).payload;
       return { event: 'message.status', orderKey: `ticket:${payload.ticketId}`, data: payload };
     }
     case Events.ticketCreated: {
-      const { ticket } = (e as EventOf<'ticket.created'>).payload;
-      return { event: 'ticket.created', orderKey: `ticket:${ticket.id}`, data: { ticket } };
+      const { ticket, actor } = (e as EventOf<'ticket.created'>).payload;
+      return { event: 'ticket.created', orderKey: `ticket:${ticket.id}`, data: { ticket, actor } };
     }
     case Events.ticketUpdated: {
-      const { ticket, changes } = (e as EventOf<'ticket.updated'>).payload;
-      return { event: 'ticket.updated', orderKey: `ticket:${ticket.id}`, data: { ticket, changes } };
+      const { ticket, changes, actor } = (e as EventOf<'ticket.updated'>).payload;
+      return { event: 'ticket.updated', orderKey: `ticket:${ticket.id}`, data: { ticket, changes, actor } };
     }
     case Events.contactCreated:
     case Events.contactUpdated: {

@@ -127,8 +127,20 @@ describe('a token on the app\'s own routes', () => {
     expect(accepted.body).toMatchObject({ status: 'open', userId: t.admin.id });
     const sent = await server.call('POST', `/api/messages/${ticketId}`, { token, body: { body: 'Recebemos seu pedido' } });
     expect(sent.status, JSON.stringify(sent.body)).toBe(201);
-    expect(sent.body.messages[0]).toMatchObject({ body: 'Recebemos seu pedido', fromMe: true, ticketId });
+    // The token is the author, not the admin who made it; the conversation reads it back so.
+    expect(sent.body.messages[0]).toMatchObject({ body: 'Recebemos seu pedido', fromMe: true, ticketId, userId: null, apiToken: { id, name: 'Integração' } });
+    const asAdmin = (await server.call('GET', `/api/messages/${ticketId}`, { token: t.token })).body.messages.find((m: { body: string }) => m.body === 'Recebemos seu pedido');
+    expect(asAdmin).toMatchObject({ userId: null, apiToken: { id, name: 'Integração' } });
+    const byAdmin = await server.call('POST', `/api/messages/${ticketId}`, { token: t.token, body: { body: 'Eu mesmo respondo' } });
+    expect(byAdmin.body.messages[0]).toMatchObject({ userId: t.admin.id, apiToken: null });
     await eventually(async () => (await outbox(server, t, phone)).messages.some((m) => m.body === 'Recebemos seu pedido'), 10_000, 'the reply');
+    // A note it writes is its own too.
+    const contactId = accepted.body.contact.id as number;
+    const note = await server.call('POST', '/api/ticket-notes', { token, body: { note: 'Pedido 123 no ERP', ticketId, contactId } });
+    expect(note.status, JSON.stringify(note.body)).toBe(201);
+    expect(note.body).toMatchObject({ userId: null, user: null, apiToken: { id, name: 'Integração' } });
+    const notes = await server.call('GET', `/api/ticket-notes/list?ticketId=${ticketId}&contactId=${contactId}`, { token: t.token });
+    expect(notes.body.find((n: { note: string }) => n.note === 'Pedido 123 no ERP')).toMatchObject({ apiToken: { id, name: 'Integração' } });
     const listed = (await server.call('GET', '/api/api-tokens', { token: t.token })).body.tokens.find((row: { id: number }) => row.id === id);
     expect(listed.lastUsedAt).not.toBeNull();
   });

@@ -2,6 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { requiredScope } from '../../core/auth/api-scopes.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { get } from 'node:http';
+import { createRequire } from 'node:module';
+
+const VIEWER_VERSION = (createRequire(import.meta.url)('swagger-ui-dist/package.json') as { version: string }).version;
 
 let server: TestServer;
 
@@ -62,14 +66,45 @@ describe('the API docs page', () => {
     const page = await fetch(`${server.url}/api/docs`);
     expect(page.status).toBe(200);
     const html = await page.text();
-    expect(html).toContain('/api/docs/swagger-ui-bundle.js');
+    expect(html).toContain(`/api/docs/swagger-ui/${VIEWER_VERSION}/swagger-ui-bundle.js`);
     expect(html).not.toMatch(/https?:\/\//);
-    for (const file of ['swagger-ui-bundle.js', 'swagger-ui.css', 'init.js']) {
+    for (const file of [`swagger-ui/${VIEWER_VERSION}/swagger-ui-bundle.js`, `swagger-ui/${VIEWER_VERSION}/swagger-ui.css`, 'init.js']) {
       const res = await fetch(`${server.url}/api/docs/${file}`);
       expect(res.status, file).toBe(200);
       expect((await res.text()).length).toBeGreaterThan(50);
     }
-    expect((await fetch(`${server.url}/api/docs/package.json`)).status).toBe(404);
-    expect((await fetch(`${server.url}/api/docs/..%2Fpackage.json`)).status).toBe(404);
+    expect((await fetch(`${server.url}/api/docs/swagger-ui/${VIEWER_VERSION}/package.json`)).status).toBe(404);
+    expect((await fetch(`${server.url}/api/docs/swagger-ui/${VIEWER_VERSION}/..%2Fpackage.json`)).status).toBe(404);
+    expect((await fetch(`${server.url}/api/docs/swagger-ui.css`)).status).toBe(404);
+  });
+
+  it('caches the viewer\'s files for good under their version, revalidates the page, never keeps the description', async () => {
+    const viewer = await fetch(`${server.url}/api/docs/swagger-ui/${VIEWER_VERSION}/swagger-ui.css`);
+    expect(viewer.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(viewer.headers.get('content-type')).toBe('text/css; charset=utf-8');
+    // Another version's URL is not this file.
+    const stale = await fetch(`${server.url}/api/docs/swagger-ui/0.0.1/swagger-ui.css`);
+    expect(stale.status).toBe(404);
+    expect(stale.headers.get('cache-control') ?? '').not.toContain('immutable');
+
+    for (const file of ['/api/docs', '/api/docs/init.js']) {
+      const first = await fetch(server.url + file);
+      expect(first.headers.get('cache-control'), file).toBe('no-cache');
+      const etag = first.headers.get('etag');
+      expect(etag, file).toMatch(/^"[\w-]+"$/);
+      // As a browser revalidates (fetch would add Cache-Control: no-cache, which asks for the whole answer).
+      const again = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        get(server.url + file, { headers: { 'If-None-Match': etag! } }, (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        }).on('error', reject);
+      });
+      expect(again, file).toEqual({ status: 304, body: '' });
+    }
+
+    const description = await fetch(`${server.url}/api/openapi.json`);
+    expect(description.headers.get('cache-control')).toBe('no-store');
+    expect(description.headers.get('etag')).toBeNull();
   });
 });

@@ -212,8 +212,10 @@ describe('webhooks', () => {
 
       const received = got.find((r) => r.body.event === 'message.received')!;
       expect(received.body.data).toMatchObject({ message: { body: 'Olá, quero um orçamento', fromMe: false }, ticket: { id: ticketId } });
-      expect(got.find((r) => r.body.event === 'message.sent')!.body.data).toMatchObject({ message: { body: 'Claro! Qual produto?', fromMe: true } });
-      expect(got.find((r) => r.body.event === 'ticket.updated')!.body.data.changes).toMatchObject({ status: { before: 'pending', after: 'open' } });
+      expect(received.body.data.actor).toBeNull();
+      const agentActor = { type: 'user', id: agent.id, name: 'agente' };
+      expect(got.find((r) => r.body.event === 'message.sent')!.body.data).toMatchObject({ message: { body: 'Claro! Qual produto?', fromMe: true, userId: agent.id, apiToken: null }, actor: agentActor });
+      expect(got.find((r) => r.body.event === 'ticket.updated')!.body.data).toMatchObject({ changes: { status: { before: 'pending', after: 'open' } }, actor: agentActor });
 
       // The ticket's events arrived in the order they happened.
       const ofTicket = got.filter((r) => r.body.event !== 'contact.created' && r.body.event !== 'contact.updated').map((r) => r.body.event);
@@ -227,6 +229,26 @@ describe('webhooks', () => {
       expect(arrived.filter((id) => stored.includes(id))).toEqual(stored.filter((id) => arrived.includes(id)));
       expect(stored.filter((id) => arrived.includes(id)).length).toBeGreaterThanOrEqual(5);
       await server.call('DELETE', `/api/webhooks/${hook.id}`, { token: t.token });
+    });
+
+    it('what a company API token does is told as the token\'s, not its admin\'s', async () => {
+      await register(t, '/by-token', ['message.sent', 'ticket.updated']);
+      const made = await server.call('POST', '/api/api-tokens', { token: t.token, body: { name: 'ERP', scopes: ['tickets:write', 'messages:write'] } });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const token = made.body.token as string;
+      const tokenActor = { type: 'apiToken', id: made.body.id as number, name: 'ERP' };
+      const number = nextNumber();
+      await customerWrites(server, t, phone, { from: number, body: 'Meu pedido chegou?' });
+      const ticketId = await ticketOf(number);
+      expect((await server.call('PUT', `/api/tickets/${ticketId}`, { token, body: { status: 'open' } })).status).toBe(200);
+      const reply = await server.call('POST', `/api/messages/${ticketId}`, { token, body: { body: 'Sim, entregue hoje' } });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+      expect(reply.body.messages[0]).toMatchObject({ userId: null, apiToken: { id: tokenActor.id, name: 'ERP' } });
+
+      await eventually(async () => about('/by-token', number).some((r) => r.body.event === 'message.sent'), 15_000, 'the token\'s reply');
+      const got = about('/by-token', number);
+      expect(got.find((r) => r.body.event === 'message.sent')!.body.data).toMatchObject({ message: { body: 'Sim, entregue hoje', userId: null, apiToken: { id: tokenActor.id, name: 'ERP' } }, actor: tokenActor });
+      expect(got.find((r) => r.body.event === 'ticket.updated')!.body.data).toMatchObject({ changes: { status: { after: 'open' } }, actor: tokenActor });
     });
 
     it('a receiver answering 500 is tried again with the same event id; later events of the ticket wait for it', async () => {
@@ -311,6 +333,45 @@ describe('webhooks without allowPrivateUrls', () => {
       await strict.close();
     }
   });
+});
+
+describe('webhooks\' old deliveries', () => {
+  it('settled ones older than the retention are deleted by the daily job, never one still pending', async () => {
+    const receiver = await startReceiver();
+    const s = await startTestServer({ simulator: true, allowPrivateUrls: true, pluginConfig: { webhooks: { pruneEveryMs: 1000, retentionDays: 30 } } });
+    try {
+      const tenant = await withPlan(s, {});
+      const connection = await createConnection(s, tenant, 'Principal');
+      const register = async (path: string) => (await s.call('POST', '/api/webhooks', { token: tenant.token, body: { url: receiver.url + path, events: ['message.received'] } })).body.id as number;
+      const fine = await register('/fine');
+      const failing = await register('/failing');
+      receiver.failFirst['/failing'] = 1000;
+      const db = s.atende.container.db;
+      const number = nextNumber();
+      await customerWrites(s, tenant, connection, { from: number, body: 'mensagem antiga' });
+      await eventually(async () => (await db('webhook_deliveries').where({ endpointId: fine, status: 'sent' })).length === 1, 10_000, 'the delivery sent');
+      await eventually(async () => receiver.to('/failing').length > 0, 10_000, 'the failing attempt');
+      // Both made 40 days ago: the sent one is past the retention, the other is still being tried.
+      const aged = new Date(Date.now() - 40 * 24 * 60 * 60 * 1000).toISOString();
+      await db('webhook_deliveries').update({ createdAt: aged });
+      const old = await db('webhook_deliveries').select('id', 'endpointId', 'status');
+      expect(old.map((d) => `${d.endpointId}:${d.status}`).sort()).toEqual([`${fine}:sent`, `${failing}:pending`].sort());
+
+      await customerWrites(s, tenant, connection, { from: number, body: 'mensagem nova' });
+      const oldSent = old.find((d) => d.endpointId === fine)!.id as number;
+      const oldPending = old.find((d) => d.endpointId === failing)!.id as number;
+      // The new message's delivery is sent and kept; the old sent one goes.
+      await eventually(async () => {
+        const rows = await db('webhook_deliveries').where({ endpointId: fine });
+        return rows.length === 1 && rows[0].id !== oldSent && rows[0].status === 'sent';
+      }, 15_000, 'the old sent delivery pruned, the new one kept');
+      // The pending one stays, however old.
+      expect(await db('webhook_deliveries').where({ id: oldPending }).first()).toMatchObject({ status: 'pending' });
+    } finally {
+      await s.close();
+      await receiver.close();
+    }
+  }, 60_000);
 });
 
 describe('webhooks across a restart', () => {

@@ -3,6 +3,7 @@ import { loginThroughUi, BrowserPool, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { withPlan, type TenantOnPlan } from '../helpers/plans.js';
+import { createConnection, customerWrites, eventually } from '../helpers/inbox.js';
 
 const JOURNEY_MS = 120_000;
 
@@ -12,7 +13,7 @@ const browsers = new BrowserPool();
 
 describeE2E('company API tokens', () => {
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ simulator: true });
     tenant = await withPlan(server);
   }, JOURNEY_MS);
   afterEach(async () => {
@@ -71,6 +72,39 @@ describeE2E('company API tokens', () => {
       await admin.getByText('Nenhum token de API').waitFor();
       const refused = await fetch(`${server.url}/api/tickets`, { headers: { Authorization: `Bearer ${token}` } });
       expect(refused.status).toBe(401);
+    },
+    JOURNEY_MS,
+  );
+
+  it(
+    'a reply a token sends shows in the conversation as the token\'s',
+    async () => {
+      // A company of its own: the journey above signed its admin in again, ending the helper's session.
+      const tenant = await withPlan(server);
+      const connectionId = await createConnection(server, tenant, 'Principal');
+      const number = '5511955554444';
+      await customerWrites(server, tenant, connectionId, { from: number, body: 'Meu pedido saiu?' });
+      const ticket: { id: number; uuid: string } = await eventually(
+        async () =>
+          server.atende.container.db('tickets').join('contacts', 'contacts.id', 'tickets.contact_id').where({ 'tickets.company_id': tenant.companyId, 'contacts.number': number }).first('tickets.id', 'tickets.uuid'),
+        10_000,
+        'the ticket',
+      );
+      const made = await server.call('POST', '/api/api-tokens', { token: tenant.token, body: { name: 'ERP Loja', scopes: ['tickets:write', 'messages:write'] } });
+      const token = made.body.token as string;
+      expect((await server.call('PUT', `/api/tickets/${ticket.id}`, { token, body: { status: 'open' } })).status).toBe(200);
+      expect((await server.call('POST', `/api/messages/${ticket.id}`, { token, body: { body: 'Saiu hoje cedo' } })).status).toBe(201);
+      expect((await server.call('POST', `/api/messages/${ticket.id}`, { token: tenant.token, body: { body: 'Qualquer dúvida, estou aqui' } })).status).toBe(201);
+
+      const admin = await browsers.page();
+      await loginThroughUi(admin, server.url, tenant.email, tenant.password);
+      await admin.goto(`${server.url}/tickets/${ticket.uuid}`);
+      const byToken = admin.getByTestId('message').filter({ hasText: 'Saiu hoje cedo' });
+      await byToken.getByTestId('message-api-token').getByText('via token ERP Loja').waitFor();
+      const byAdmin = admin.getByTestId('message').filter({ hasText: 'Qualquer dúvida, estou aqui' });
+      await byAdmin.waitFor();
+      expect(await byAdmin.getByTestId('message-api-token').count()).toBe(0);
+      await shot(admin, 'api-tokens-conversation-via-token');
     },
     JOURNEY_MS,
   );

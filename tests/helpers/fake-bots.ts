@@ -71,7 +71,9 @@ export async function startFakeWebhook(): Promise<FakeWebhook> {
     }
     if (req.method !== 'POST' || !req.url?.startsWith('/webhook/')) return json(res, 404, { message: 'not found' });
     const signature = req.headers['x-atende-signature'] as string | undefined;
-    const expected = `sha256=${createHmac('sha256', fake.secret).update(raw).digest('hex')}`;
+    // As docs/api.md tells a receiver: HMAC-SHA256 of `<X-Atende-Timestamp>.<raw body>`.
+    const timestamp = req.headers['x-atende-timestamp'] as string | undefined;
+    const expected = `sha256=${createHmac('sha256', fake.secret).update(`${timestamp}.${raw}`).digest('hex')}`;
     const signed = Boolean(signature) && signature!.length === expected.length && timingSafeEqual(Buffer.from(signature!), Buffer.from(expected));
     const call: WebhookCall = { body: JSON.parse(raw), signature, signed };
     fake.calls.push(call);

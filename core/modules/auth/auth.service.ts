@@ -89,7 +89,7 @@ export class AuthService {
     if (!scopeAllows(identity.scopes, needed)) throw new ForbiddenError(ErrorCode.ERR_NO_PERMISSION, `This API token lacks the ${needed} scope`);
     this.assertMayEnter({ super: false, financial: false }, user.company);
     const { id, companyId, name, email } = user;
-    return { id, companyId, name, email, profile: 'admin', super: false, financial: false, apiTokenId: identity.tokenId };
+    return { id, companyId, name, email, profile: 'admin', super: false, financial: false, apiToken: { id: identity.tokenId, name: identity.tokenName } };
   }
 
   /** `address` is the client's IP, for the per-address failure limit. */

@@ -10,7 +10,7 @@ import { ErrorCode } from '../../contract/error-codes.js';
 
 /** A message with what its view shows of the message it quotes. */
 export async function loadMessage(db: Knex, id: number): Promise<Message | undefined> {
-  return Message.query(db).findById(id).withGraphFetched('quotedMsg');
+  return Message.query(db).findById(id).withGraphFetched('[quotedMsg, author]');
 }
 
 /**

@@ -1,8 +1,14 @@
-import type { MessageView } from '../../contract/views.js';
+import type { Actor, MessageView } from '../../contract/views.js';
 import type { Message } from './message.model.js';
 
 export type { MessageView };
 
+/** Who wrote a message Atende sent: its API token or its agent (with `author` loaded); null for customers, bots and automatic texts. */
+export function messageActor(m: Message): Actor | null {
+  if (m.apiTokenId !== null && m.apiTokenId !== undefined) return { type: 'apiToken', id: m.apiTokenId, name: m.apiTokenName ?? '' };
+  if (m.userId !== null && m.author) return { type: 'user', id: m.userId, name: m.author.name };
+  return null;
+}
 
 export function toMessageView(m: Message): MessageView {
   return {
@@ -11,6 +17,7 @@ export function toMessageView(m: Message): MessageView {
     ticketId: m.ticketId,
     contactId: m.contactId,
     userId: m.userId,
+    apiToken: m.apiTokenId === null || m.apiTokenId === undefined ? null : { id: m.apiTokenId, name: m.apiTokenName ?? '' },
     body: m.body,
     fromMe: m.fromMe,
     bot: m.bot ?? null,

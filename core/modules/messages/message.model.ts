@@ -1,4 +1,5 @@
 import { BaseModel } from '../../db/base.model.js';
+import { User } from '../users/user.model.js';
 import type { MediaType, MessageLocation, SendStatus } from '../../contract/views.js';
 
 export type { MessageLocation, SendStatus };
@@ -16,8 +17,11 @@ export class Message extends BaseModel {
   ticketId!: number;
   contactId!: number | null;
   queueId!: number | null;
-  /** The agent who wrote it (null for customers, the phone and automatic messages). */
+  /** The agent who wrote it (null for customers, the phone, automatic messages and API tokens). */
   userId!: number | null;
+  /** The company API token that wrote it, and its name then (null otherwise). */
+  apiTokenId!: number | null;
+  apiTokenName!: string | null;
   body!: string;
   fromMe!: boolean;
   /** The conversation step (a bot) that wrote it, `prompts.answer`; null otherwise. */
@@ -46,10 +50,18 @@ export class Message extends BaseModel {
   sendAttempts!: number;
 
   quotedMsg?: Message | null;
+  /** The agent who wrote it, id and name only (loadMessage): the actor of message.created. */
+  author?: Pick<User, 'id' | 'name'> | null;
 
   static override get relationMappings() {
     return {
       quotedMsg: { relation: BaseModel.BelongsToOneRelation, modelClass: Message, join: { from: 'messages.quotedMsgId', to: 'messages.id' } },
+      author: {
+        relation: BaseModel.BelongsToOneRelation,
+        modelClass: User,
+        join: { from: 'messages.userId', to: 'users.id' },
+        modify: (q: { select(...columns: string[]): unknown }) => q.select('users.id', 'users.name'),
+      },
     };
   }
 }

@@ -121,7 +121,9 @@ export class MessagesService {
     if (!body && files.length === 0) throw new ValidationError('body: Obrigatório');
     const quotedMsgId = request.quotedMsgId ? await this.quotable(ticket, request.quotedMsgId) : null;
 
-    const base = { companyId: actor.companyId, ticketId: ticket.id, userId: actor.id, quotedMsgId };
+    // A token is the author of what it sends, not the admin who made it.
+    const author = actor.apiToken ? { userId: null, apiToken: actor.apiToken } : { userId: actor.id };
+    const base = { companyId: actor.companyId, ticketId: ticket.id, ...author, quotedMsgId };
     if (files.length === 0) return [await this.view(await this.deps.outbound.enqueue({ ...base, body }))];
     const sent: MessageView[] = [];
     for (const [index, attachment] of files.entries()) {
@@ -177,7 +179,7 @@ export class MessagesService {
    */
   async remove(actor: AuthUser, id: number): Promise<MessageView> {
     const { message, ticket } = await this.visibleMessage(actor, id);
-    if (!message.fromMe || (!isAdmin(actor) && message.userId !== actor.id)) throw new ForbiddenError();
+    if (!message.fromMe || (!isAdmin(actor) && !wroteIt(actor, message))) throw new ForbiddenError();
     if (message.isDeleted) return toMessageView(message);
     const withdrawn = message.sendStatus === 'failed' || (message.sendStatus === 'queued' && (await this.deps.outbound.withdraw(message)));
     if (!withdrawn) {
@@ -196,7 +198,7 @@ export class MessagesService {
   /** PUT /messages/:id: the author edits a text they sent; WhatsApp first (ERR_EDIT_WAPP_MSG when that fails). */
   async edit(actor: AuthUser, id: number, body: string): Promise<MessageView> {
     const { message, ticket } = await this.visibleMessage(actor, id);
-    if (!message.fromMe || message.userId !== actor.id) throw new ForbiddenError();
+    if (!message.fromMe || !wroteIt(actor, message)) throw new ForbiddenError();
     if (message.mediaPath || message.isDeleted || message.sendStatus !== 'sent') {
       throw new AppError(ErrorCode.ERR_EDIT_WAPP_MSG, 400, 'Only a sent text message can be edited');
     }
@@ -287,4 +289,9 @@ export class MessagesService {
     const ticketChanged = await refreshLastMessage(this.infra.db, message.ticketId);
     return publishMessage(this.infra.db, this.deps.events, 'update', message.id, ticketChanged);
   }
+}
+
+/** Whether the caller is the message's author: the same API token, or the same person without one. */
+function wroteIt(actor: AuthUser, message: Pick<Message, 'userId' | 'apiTokenId'>): boolean {
+  return actor.apiToken ? message.apiTokenId === actor.apiToken.id : message.apiTokenId === null && message.userId === actor.id;
 }

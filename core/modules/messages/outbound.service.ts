@@ -16,8 +16,10 @@ export interface OutgoingMessage {
   companyId: number;
   ticketId: number;
   body: string;
-  /** The agent who wrote it; null or absent for automatic messages. */
+  /** The agent who wrote it; null or absent for automatic messages and API tokens. */
   userId?: number | null;
+  /** The company API token that wrote it (then no userId). */
+  apiToken?: { id: number; name: string } | null;
   /** The bot that wrote it (a conversation step's name); absent for people and automatic messages. */
   bot?: string | null;
   /** Our id (messages.id) of the message it replies to. */
@@ -102,6 +104,8 @@ export class OutboundService {
       contactId: ticket.contactId,
       queueId: ticket.queueId,
       userId: input.userId ?? null,
+      apiTokenId: input.apiToken?.id ?? null,
+      apiTokenName: input.apiToken?.name ?? null,
       body: input.body,
       fromMe: true,
       bot: input.bot ?? null,

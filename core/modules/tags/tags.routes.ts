@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Container } from '../../container.js';
 import { requireAuth } from '../../http/auth.middleware.js';
 import type { AppRouter, AppState } from '../../http/context.js';
+import { actorOf } from '../../auth/auth-user.js';
 import { routeId, validate } from '../../http/validate.js';
 import { createTagSchema, listTagsQuery, syncTagsSchema, updateTagSchema } from './tags.schema.js';
 import { ErrorCode } from '../../contract/error-codes.js';
@@ -37,7 +38,7 @@ export function tagsRoutes(c: Container): AppRouter {
   router.post('/tags/sync', auth, async (ctx) => {
     const { tagIds, ...synced } = await tags.sync(ctx.state.user, validate(syncTagsSchema, ctx.request.body));
     // The ticket's row shows its tags: its audience hears the change.
-    await c.services.tickets.publish(ctx.state.user.companyId, synced.ticketId, tagIds);
+    await c.services.tickets.publish(ctx.state.user.companyId, synced.ticketId, tagIds, actorOf(ctx.state.user));
     ctx.body = synced;
   });
 

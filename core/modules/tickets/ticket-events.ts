@@ -1,12 +1,13 @@
 import type { Knex } from 'knex';
 import type { AuthUser } from '../../auth/auth-user.js';
+import type { Actor } from '../../contract/views.js';
 import type { TicketChanges } from '../../events/catalogue.js';
 import { Events, type EventBus } from '../../events/event-bus.js';
 import type { RealtimeHub, RoomsProvider } from '../../realtime/hub.js';
 import type { Contact } from '../contacts/contact.model.js';
 import { toContactView } from '../contacts/contacts.service.js';
 import type { Message } from '../messages/message.model.js';
-import { toMessageView } from '../messages/message-view.js';
+import { messageActor, toMessageView } from '../messages/message-view.js';
 import type { Ticket } from './ticket.model.js';
 
 type Audience = Pick<Ticket, 'id' | 'userId' | 'queueId'>;
@@ -66,34 +67,35 @@ export class TicketEvents {
     private readonly bus: EventBus,
   ) {}
 
-  /** A new ticket; with its graph (loadTicket / withTicketGraph). */
-  created(ticket: Ticket): void {
+  /** A new ticket; with its graph (loadTicket / withTicketGraph). `actor`: whose request opened it (null: the app's). */
+  created(ticket: Ticket, actor: Actor | null = null): void {
     this.frame(ticket);
-    void this.bus.emit(Events.ticketCreated, ticket.companyId, { ticket });
+    void this.bus.emit(Events.ticketCreated, ticket.companyId, { ticket, actor });
   }
 
   /**
    * `ticket` must carry its graph (loadTicket / withTicketGraph). Given the ticket as it was
    * before the write, what changed goes out as ticket.updated, and ticket.closed or (when the
    * write was a transfer) ticket.transferred with it; without `before` only the frame goes out
-   * (a new last message, say).
+   * (a new last message, say). `options.actor`: whose request made the change (null: the app's).
    */
-  updated(ticket: Ticket, before?: TicketBefore, options: { transferred?: boolean } = {}): void {
+  updated(ticket: Ticket, before?: TicketBefore, options: { transferred?: boolean; actor?: Actor | null } = {}): void {
     this.frame(ticket, before);
     if (!before) return;
     const changes = changesOf(before, ticket);
-    if (Object.keys(changes).length > 0) void this.bus.emit(Events.ticketUpdated, ticket.companyId, { ticket, changes });
+    const actor = options.actor ?? null;
+    if (Object.keys(changes).length > 0) void this.bus.emit(Events.ticketUpdated, ticket.companyId, { ticket, changes, actor });
     if (options.transferred) {
       const place = (t: TicketBefore) => ({ userId: t.userId, queueId: t.queueId });
-      void this.bus.emit(Events.ticketTransferred, ticket.companyId, { ticket, from: place(before), to: place(ticket) });
+      void this.bus.emit(Events.ticketTransferred, ticket.companyId, { ticket, from: place(before), to: place(ticket), actor });
     }
-    if (changes.status?.after === 'closed') void this.bus.emit(Events.ticketClosed, ticket.companyId, { ticket });
+    if (changes.status?.after === 'closed') void this.bus.emit(Events.ticketClosed, ticket.companyId, { ticket, actor });
   }
 
   /** A ticket's tags were replaced (ticket.updated with the tag ids before and after). */
-  tagged(ticket: Ticket, tags: { before: number[]; after: number[] }): void {
+  tagged(ticket: Ticket, tags: { before: number[]; after: number[] }, actor: Actor | null = null): void {
     this.frame(ticket);
-    void this.bus.emit(Events.ticketUpdated, ticket.companyId, { ticket, changes: { tags } });
+    void this.bus.emit(Events.ticketUpdated, ticket.companyId, { ticket, changes: { tags }, actor });
   }
 
   private frame(ticket: Ticket, before?: Audience): void {
@@ -113,7 +115,7 @@ export class TicketEvents {
   message(action: 'create' | 'update', message: Message, ticket: Ticket): void {
     const view = toMessageView(message);
     this.realtime.publish(ticket.companyId, `company-${ticket.companyId}-appMessage`, { action, message: view, ticket, contact: ticket.contact }, ticketRooms(ticket));
-    if (action === 'create') void this.bus.emit(Events.messageCreated, ticket.companyId, { message: view, ticket });
+    if (action === 'create') void this.bus.emit(Events.messageCreated, ticket.companyId, { message: view, ticket, actor: messageActor(message) });
   }
 
   /** A contact created or changed by a chat; contacts are the whole company's (the contacts page). */

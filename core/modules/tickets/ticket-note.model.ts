@@ -7,6 +7,9 @@ export class TicketNote extends BaseModel {
   companyId!: number;
   note!: string;
   userId!: number | null;
+  /** The company API token that wrote it, and its name then (null otherwise). */
+  apiTokenId!: number | null;
+  apiTokenName!: string | null;
   contactId!: number;
   ticketId!: number;
   user?: User | null;

@@ -18,6 +18,7 @@ function toView(note: TicketNote): TicketNoteView {
     contactId: note.contactId,
     userId: note.userId,
     user: note.user ? { id: note.user.id, name: note.user.name } : null,
+    apiToken: note.apiTokenId === null ? null : { id: note.apiTokenId, name: note.apiTokenName ?? '' },
     createdAt: note.createdAt,
     updatedAt: note.updatedAt,
   };
@@ -33,7 +34,10 @@ export class TicketNotesService {
     const note = await TicketNote.query(this.infra.db).insert({
       companyId: actor.companyId,
       note: input.note,
-      userId: actor.id,
+      // A token is the author of what it writes, not the admin who made it.
+      userId: actor.apiToken ? null : actor.id,
+      apiTokenId: actor.apiToken?.id ?? null,
+      apiTokenName: actor.apiToken?.name ?? null,
       contactId: ticket.contactId,
       ticketId: ticket.id,
     });

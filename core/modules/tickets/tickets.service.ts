@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Infrastructure } from '../../infrastructure.js';
-import { isAdmin, type AuthUser } from '../../auth/auth-user.js';
+import { actorOf, isAdmin, type Actor, type AuthUser } from '../../auth/auth-user.js';
 import { isPostgres } from '../../db/database.js';
 import { uniqueOr } from '../../db/unique-violation.js';
 import { AppError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
@@ -165,7 +165,7 @@ export class TicketsService {
       }),
     );
     const ticket = (await loadTicket(db, companyId, id))!;
-    this.deps.events.created(ticket);
+    this.deps.events.created(ticket, actorOf(actor));
     return ticket;
   }
 
@@ -189,7 +189,7 @@ export class TicketsService {
     if (ticket.userId === actor.id) {
       await this.deps.messages.markRead(ticket).catch((err: unknown) => this.infra.log.error({ err, ticketId: id }, 'ticket not marked read'));
     }
-    this.deps.events.updated(ticket, before, { transferred });
+    this.deps.events.updated(ticket, before, { transferred, actor: actorOf(actor) });
     return ticket;
   }
 
@@ -278,12 +278,12 @@ export class TicketsService {
     return ticket;
   }
 
-  /** Publishes a ticket's current state to its audience; with `tags` (ids before and after a change), ticket.updated too. */
-  async publish(companyId: number, ticketId: number, tags?: { before: number[]; after: number[] }): Promise<void> {
+  /** Publishes a ticket's current state to its audience; with `tags` (ids before and after a change), ticket.updated too, told as `actor`'s. */
+  async publish(companyId: number, ticketId: number, tags?: { before: number[]; after: number[] }, actor: Actor | null = null): Promise<void> {
     const ticket = await loadTicket(this.infra.db, companyId, ticketId);
     if (!ticket) return;
     const retagged = tags && (tags.before.length !== tags.after.length || tags.before.some((id) => !tags.after.includes(id)));
-    if (retagged) this.deps.events.tagged(ticket, tags);
+    if (retagged) this.deps.events.tagged(ticket, tags, actor);
     else this.deps.events.updated(ticket);
   }
 

@@ -1,15 +1,7 @@
-import { createHmac } from 'node:crypto';
-import { z } from 'atende/plugin';
+import { signedHeaders, z } from 'atende/plugin';
 import type { BotMessage } from '../integration.contract.js';
 import { jsonOf, ServiceError } from './bot-http.js';
 import type { BotActions, Exchange, IntegrationDriver } from './driver.js';
-
-/** The header carrying `sha256=<hex>`: HMAC-SHA256 of the raw body with the integration's secret. */
-export const SIGNATURE_HEADER = 'x-atende-signature';
-
-export function signature(secret: string, body: string): string {
-  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
-}
 
 const id = z.number().int().positive();
 /** What a flow may answer (docs/api.md, "Queue integrations"); an empty or non-JSON 2xx answer sends nothing. */
@@ -26,7 +18,7 @@ const answerSchema = z.object({
 });
 
 /**
- * n8n and webhook: POST the exchange's context as JSON, signed; the answer's messages go to the
+ * n8n and webhook: POST the exchange's context as JSON, signed (signedHeaders); the answer's messages go to the
  * customer, so a flow no longer has to call the messages API back. A failed call is tried again
  * `attempts` times with a doubling delay before it counts as failed.
  */
@@ -35,10 +27,11 @@ export class WebhookDriver implements IntegrationDriver {
 
   async reply(exchange: Exchange): Promise<BotActions> {
     const body = JSON.stringify(exchange.context);
-    const headers = { [SIGNATURE_HEADER]: signature(exchange.secrets.webhookSecret, body), 'x-atende-event': exchange.context.event };
     let last: unknown;
     for (let attempt = 0; attempt < this.retry.attempts; attempt += 1) {
       if (attempt > 0) await new Promise((r) => setTimeout(r, this.retry.delayMs * 2 ** (attempt - 1)));
+      // Signed as webhook deliveries are (docs/api.md): each attempt with its own timestamp.
+      const headers = { ...signedHeaders(exchange.secrets.webhookSecret, body), 'x-atende-event': exchange.context.event };
       try {
         const answer = await exchange.http.post(exchange.integration.urlN8n, body, headers, exchange.signal);
         return actionsOf(answer.body.length === 0 || !answer.contentType.includes('json') ? {} : jsonOf(answer, exchange.integration.urlN8n));

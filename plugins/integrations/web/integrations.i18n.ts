@@ -45,7 +45,7 @@ export const integrationsTranslations: Translations = {
     secret: {
       label: 'Chave de assinatura',
       title: 'Chave de assinatura do webhook',
-      once: 'Copie agora: ela não será mostrada de novo. Cada chamada traz o cabeçalho X-Atende-Signature: sha256=HMAC do corpo com esta chave.',
+      once: 'Copie agora: ela não será mostrada de novo. Cada chamada traz os cabeçalhos X-Atende-Timestamp e X-Atende-Signature: sha256=HMAC-SHA256 de "<timestamp>.<corpo>" com esta chave.',
       created: 'Ao salvar, uma chave de assinatura é criada e mostrada uma única vez.',
       hint: 'Gerar uma nova chave invalida a anterior.',
       renew: 'Gerar nova chave',
@@ -113,7 +113,7 @@ export const integrationsTranslations: Translations = {
     secret: {
       label: 'Signing key',
       title: 'Webhook signing key',
-      once: 'Copy it now: it will not be shown again. Each call carries the header X-Atende-Signature: sha256=HMAC of the body with this key.',
+      once: 'Copy it now: it will not be shown again. Each call carries the headers X-Atende-Timestamp and X-Atende-Signature: sha256=HMAC-SHA256 of "<timestamp>.<body>" with this key.',
       created: 'Saving creates a signing key, shown only once.',
       hint: 'A new key invalidates the previous one.',
       renew: 'New key',
@@ -181,7 +181,7 @@ export const integrationsTranslations: Translations = {
     secret: {
       label: 'Clave de firma',
       title: 'Clave de firma del webhook',
-      once: 'Cópiela ahora: no se mostrará de nuevo. Cada llamada lleva el encabezado X-Atende-Signature: sha256=HMAC del cuerpo con esta clave.',
+      once: 'Cópiela ahora: no se mostrará de nuevo. Cada llamada lleva los encabezados X-Atende-Timestamp y X-Atende-Signature: sha256=HMAC-SHA256 de "<timestamp>.<cuerpo>" con esta clave.',
       created: 'Al guardar se crea una clave de firma, mostrada una sola vez.',
       hint: 'Una clave nueva invalida la anterior.',
       renew: 'Nueva clave',

@@ -1,6 +1,6 @@
 import { memo, useState } from 'react';
 import { Button, Dropdown, Flex, Tooltip, Typography, theme, type MenuProps } from 'antd';
-import { DeleteOutlined, DownOutlined, EditOutlined, ExclamationCircleFilled, RobotOutlined, RollbackOutlined, StopOutlined } from '@ant-design/icons';
+import { ApiOutlined, DeleteOutlined, DownOutlined, EditOutlined, ExclamationCircleFilled, RobotOutlined, RollbackOutlined, StopOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '../../../api/types';
 import { ZonedTime } from '../../../components/zoned-time';
@@ -132,6 +132,11 @@ export const MessageBubble = memo(function MessageBubble({ message, contactName,
             // Written by a bot (an AI prompt), not by an agent.
             <span data-testid="message-bot" style={{ marginInlineEnd: 'auto', color: token.colorPrimaryText }}>
               <RobotOutlined aria-hidden /> {t('messages.bot')}
+            </span>
+          ) : message.apiToken ? (
+            // Sent by another system with a company API token, not by an agent.
+            <span data-testid="message-api-token" style={{ marginInlineEnd: 'auto', color: token.colorPrimaryText }}>
+              <ApiOutlined aria-hidden /> {t('messages.viaToken', { name: message.apiToken.name })}
             </span>
           ) : null}
           {message.isEdited && !message.isDeleted ? <span data-testid="message-edited">{t('messages.edited')}</span> : null}

@@ -101,7 +101,7 @@ export function TicketNotes({ ticket }: { ticket: Pick<Ticket, 'id' | 'contactId
               <Flex vertical style={{ minWidth: 0, flex: 1 }}>
                 <Typography.Text style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{note.note}</Typography.Text>
                 <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                  {t('notes.by', { name: note.user?.name ?? '—', date: clock.format(note.createdAt) })}
+                  {t('notes.by', { name: note.user?.name ?? (note.apiToken ? t('messages.viaToken', { name: note.apiToken.name }) : '—'), date: clock.format(note.createdAt) })}
                 </Typography.Text>
               </Flex>
               {admin || note.userId === user?.id ? (
