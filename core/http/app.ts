@@ -109,9 +109,10 @@ export function createHttpApp(c: Container, plugins: PluginRouter[] = []): HttpA
 
   // ctx.ip: the entry `trustProxy` hops from the right of X-Forwarded-For (Koa keeps the last maxIpsCount).
   const app = new Koa<AppState>({ proxy: c.config.trustProxy > 0, maxIpsCount: c.config.trustProxy });
+  // Outermost, so an error's answer gets the security headers and no-store too.
+  app.use(securityHeadersMiddleware());
   app.use(errorMiddleware());
   app.use(requestLogMiddleware(c.log.child({ part: 'http' })));
-  app.use(securityHeadersMiddleware());
 
   const bodyParser = koaBody({
       jsonLimit: JSON_BODY_LIMIT,

@@ -34,6 +34,9 @@ describe('HTTP core', () => {
     const res = await server.call('POST', '/api/auth/login', { body: '{"email":' });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('ERR_BAD_REQUEST');
+    // An error's answer is kept nowhere and carries the security headers like any other.
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
   it('a body over the limit is refused with 413', async () => {
