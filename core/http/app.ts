@@ -145,6 +145,13 @@ export function createHttpApp(c: Container, plugins: PluginRouter[] = []): HttpA
     await next();
   });
   app.use(webAppMiddleware(webRootOf(c.config.webDir)));
+  // What fails after the answer started (a file's stream) reaches Koa's own handler, which would
+  // print it: into the log instead, a browser leaving mid-download as the ordinary event it is.
+  const log = c.log.child({ part: 'http' });
+  app.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'ERR_STREAM_PREMATURE_CLOSE' || err.code === 'ECONNRESET' || err.code === 'EPIPE') log.debug({ code: err.code }, 'client left during the answer');
+    else log.error({ err }, 'error after the answer started');
+  });
   const routes = api.stack.flatMap((layer) =>
     layer.methods.filter((method) => method !== 'HEAD').map((method) => ({ method, path: String(layer.path) })),
   );
