@@ -6,9 +6,8 @@ import { createExtension, upPostgres as restorePostgres, upSqlite as restoreSqli
  * "PROMOCAO" and "promocao" all find "Promoção".
  *
  * SQLite: the message FTS5 trigram table folds case and diacritics (remove_diacritics) and its rowid
- * carries the ticket, (ticket_id << 32) + id, so a match names its ticket without reading messages
- * and "has this ticket a message with the term" is one rowid range of the index. Contact names get
- * the same kind of table (rowid = contacts.id).
+ * carries the ticket, (ticket_id << 32) + id, so a match names its ticket without reading the
+ * message. Contact names get the same kind of table (rowid = contacts.id).
  *
  * PostgreSQL: atende_fold(text), lower(unaccent(text)) declared immutable (unaccent's dictionary is
  * fixed at install), and GIN trigram indexes on atende_fold(messages.body), atende_fold(contacts.name)

@@ -22,13 +22,13 @@ export interface TicketPage {
 }
 
 /**
- * Up to this many matching messages a search reads them all and keeps their tickets; beyond, it walks
- * the tickets in list order and asks each whether it has a matching message, so it stops at the page:
- * either way its cost is bounded, whatever the number of matches.
+ * PostgreSQL: up to this many matching messages a search reads them all and keeps their tickets;
+ * beyond, it walks the tickets in list order and asks each whether it has a matching message, so
+ * it stops at the page.
  */
 export const FEW_MESSAGE_MATCHES = 1000;
 
-/** How a search finds the tickets with a matching message: their ids (few matches), or a probe per ticket. */
+/** How a search finds the tickets with a matching message: their ids (few matches on PostgreSQL), or null. */
 type MessageSearch = { term: string; ticketIds: number[] | null };
 
 /** An FTS5 phrase: with the trigram tokenizer it matches the term as a substring, folding case and accents. */
@@ -42,44 +42,36 @@ function foldedLike(column: string, term: string): [string, string[]] {
 }
 
 /**
- * The tickets of the messages matching `term`, or null when more than FEW_MESSAGE_MATCHES messages
- * match. SQLite reads them from the FTS5 table messages_search, whose rowid carries the ticket
- * ((ticket_id << 32) + id); PostgreSQL through the trigram index on atende_fold(body).
+ * PostgreSQL: the tickets of the messages matching `term` through the trigram index on
+ * atende_fold(body), or null when more than FEW_MESSAGE_MATCHES messages match. SQLite asks nothing
+ * first (see whereHasMessage).
  */
 async function messageSearch(db: Knex, companyId: number, term: string): Promise<MessageSearch> {
-  const rows = (
-    isPostgres(db)
-      ? await db('messages')
-          .where('messages.companyId', companyId)
-          .whereRaw(...foldedLike('messages.body', term))
-          .select('messages.ticketId')
-          .limit(FEW_MESSAGE_MATCHES + 1)
-      : await db.raw('select rowid >> 32 as "ticketId" from messages_search where messages_search match ? limit ?', [ftsPhrase(term), FEW_MESSAGE_MATCHES + 1])
-  ) as { ticketId: number }[];
+  if (!isPostgres(db)) return { term, ticketIds: null };
+  const rows = (await db('messages')
+    .where('messages.companyId', companyId)
+    .whereRaw(...foldedLike('messages.body', term))
+    .select('messages.ticketId')
+    .limit(FEW_MESSAGE_MATCHES + 1)) as { ticketId: number }[];
   return { term, ticketIds: rows.length > FEW_MESSAGE_MATCHES ? null : [...new Set(rows.map((r) => r.ticketId))] };
 }
 
 /**
- * The condition "the ticket has a message matching": its id among the few found, or (many matches)
- * a probe of this ticket's messages that stops at the first match: on SQLite the ticket's rowid
- * range of messages_search, on PostgreSQL its messages by the (ticket_id, …) index.
+ * The condition "the ticket has a message matching". SQLite: the FTS5 table messages_search, whose
+ * rowid carries the ticket ((ticket_id << 32) + id), names the tickets of every match without
+ * reading a message (a set built once; an FTS5 query per ticket costs about as much as one over
+ * all, measured). PostgreSQL: the ticket's id among the few found, or (many matches) a probe of the
+ * ticket's messages by the (ticket_id, …) index that stops at the first match.
  */
 function whereHasMessage(db: Knex, w: Knex.QueryBuilder, search: MessageSearch): void {
-  if (search.ticketIds) {
+  if (!isPostgres(db)) {
+    // The unary + keeps the planner walking the tickets in update order (see whereSearch).
+    w.orWhereRaw('+?? in (select rowid >> 32 from messages_search where messages_search match ?)', ['tickets.id', ftsPhrase(search.term)]);
+  } else if (search.ticketIds) {
     if (search.ticketIds.length > 0) w.orWhereIn('tickets.id', search.ticketIds);
-    return;
-  }
-  if (isPostgres(db)) {
+  } else {
     w.orWhereExists((e) => e.select(db.raw('1')).from('messages').where('messages.ticketId', db.ref('tickets.id')).whereRaw(...foldedLike('messages.body', search.term)));
-    return;
   }
-  w.orWhereExists((e) =>
-    e
-      .select(db.raw('1'))
-      .from('messages_search')
-      .whereRaw('messages_search match ?', [ftsPhrase(search.term)])
-      .whereRaw('rowid between (?? << 32) and (?? << 32) + 4294967295', ['tickets.id', 'tickets.id']),
-  );
 }
 
 /** The contacts whose name (folding case and accents) or number holds `term`. */
