@@ -297,6 +297,34 @@ export async function onEachDatabase(run: (atende: Atende, meta: DatasetMeta) =>
   return figures;
 }
 
+/**
+ * The ticket search alone (`npm run bench -- search`): a frequent term (1% of the messages) for an
+ * admin and an agent, its second page, a rare phrase, an accented term typed without accents and in
+ * capitals, and a contact name.
+ */
+async function searchRequests(url: string, meta: DatasetMeta): Promise<Figures> {
+  const admin = await login(url, ADMIN_EMAIL);
+  const agent = meta.agents[0]!;
+  const agentToken = await login(url, agent.email);
+  const [q1, q2] = meta.queueIds;
+  const search = (term: string, token: string, pageNumber = 1, queueIds = [q1!, q2!]) =>
+    `/api/tickets?${new URLSearchParams({ pageNumber: String(pageNumber), searchParam: term, showAll: String(token === admin), queueIds: JSON.stringify(queueIds), withUnreadMessages: 'false' })}`;
+  const common = { count: 200, maxMs: 60_000, budget: 'p50 < 25' };
+  const requests: HttpRequest[] = [
+    { label: `search "${SEARCH_WORD}", admin`, token: admin, path: search(SEARCH_WORD, admin), ...common, whaticket: WHATICKET.search },
+    { label: `search "${SEARCH_WORD}", agent`, token: agentToken, path: search(SEARCH_WORD, agentToken, 1, [agent.queueId]), ...common, whaticket: '' },
+    { label: `search "${SEARCH_WORD}", admin, page 5`, token: admin, path: search(SEARCH_WORD, admin, 5), ...common, whaticket: '' },
+    { label: `search "${SEARCH_WORD} pix" (rare), admin`, token: admin, path: search(`${SEARCH_WORD} pix`, admin), ...common, whaticket: '' },
+    { label: 'search "CARTAO" (cartão), admin', token: admin, path: search('CARTAO', admin), ...common, whaticket: '' },
+    { label: 'search "sebastião" (a name), admin', token: admin, path: search('sebastião', admin), ...common, whaticket: '' },
+  ];
+  return httpFigures(url, requests);
+}
+
+export function searchBench(): Promise<Figures> {
+  return onEachDatabase(async (atende, meta) => searchRequests(atende.server.url, meta));
+}
+
 export function pipelineBench(): Promise<Figures> {
   return onEachDatabase(async (atende, meta) => ({ ...(await ticketRequests(atende.server.url, meta)), ...(await inbound(atende, meta)) }));
 }

@@ -1,7 +1,7 @@
 import { campaignBench } from './campaign.js';
 import { dashboardBench } from './dashboard.js';
 import { idleMemory } from './idle-memory.js';
-import { pipelineBench } from './pipeline.js';
+import { pipelineBench, searchBench } from './pipeline.js';
 import { realtimeFanout } from './realtime-fanout.js';
 import { spaSize } from './spa-size.js';
 
@@ -13,6 +13,7 @@ const benches: [string, string, () => Promise<Figures> | Figures][] = [
   ['idle server', 'under 150 MB RSS', idleMemory],
   ['web app first load', 'under 400 KB transferred, measured in chromium', spaSize],
   ['inbound pipeline and ticket list', 'inbound ≥ 1,000 msg/s with p99 < 50 ms; GET /api/tickets p95 < 50 ms (100k tickets, 1M messages)', pipelineBench],
+  ['ticket search', 'issue 19: p50 < 25 ms whatever the number of matches (100k tickets, 1M messages)', searchBench],
   ['dashboard', 'none of its own: the ticket list one, p95 < 50 ms (100k attendances)', dashboardBench],
   ['campaign dispatch', 'issue 15: 10,000 contacts, intervals 0; RSS flat; nothing leaves after the cancel answers', campaignBench],
 ];

@@ -17,18 +17,25 @@ function warn(knex: Knex, message: string): void {
   (knex.client as { logger: { warn(message: string): void } }).logger.warn(message);
 }
 
-async function upPostgres(knex: Knex): Promise<void> {
+/** Creates `extension` in a savepoint (a refused CREATE EXTENSION must not abort the migration's transaction); false, with a warning, when refused. */
+export async function createExtension(knex: Knex, extension: string, without: string): Promise<boolean> {
   try {
-    // A savepoint: a refused CREATE EXTENSION must not abort the migration's transaction.
-    await knex.transaction((sp) => sp.raw('CREATE EXTENSION IF NOT EXISTS pg_trgm'));
+    await knex.transaction((sp) => sp.raw(`CREATE EXTENSION IF NOT EXISTS ${extension}`));
+    return true;
   } catch (err) {
-    warn(knex, `pg_trgm could not be created (${(err as Error).message}): message search runs without an index`);
-    return;
+    warn(knex, `${extension} could not be created (${(err as Error).message}): ${without}`);
+    return false;
   }
+}
+
+/** The PostgreSQL index of this migration (also restored by the down of 20261127000100). */
+export async function upPostgres(knex: Knex): Promise<void> {
+  if (!(await createExtension(knex, 'pg_trgm', 'message search runs without an index'))) return;
   await knex.raw(`CREATE INDEX IF NOT EXISTS ${TRGM_INDEX} ON messages USING gin (lower(body) gin_trgm_ops)`);
 }
 
-async function upSqlite(knex: Knex): Promise<void> {
+/** The SQLite search table of this migration (also restored by the down of 20261127000100). */
+export async function upSqlite(knex: Knex): Promise<void> {
   await knex.raw(`CREATE VIRTUAL TABLE ${FTS} USING fts5(body, content='', contentless_delete=1, tokenize='trigram')`);
   await knex.raw(`INSERT INTO ${FTS} (rowid, body) SELECT id, body FROM messages`);
   await knex.raw(`CREATE TRIGGER ${FTS}_insert AFTER INSERT ON messages BEGIN

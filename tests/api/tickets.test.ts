@@ -3,6 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { openSocket, quietFor, type TestSocket } from '../helpers/socket.js';
 import { createConnection, createMember, createQueue, createTenant, eventually, type InboxTenant, type Member } from '../helpers/inbox.js';
+import { createMigrationSource } from '../../core/db/migrator.js';
+import { isPostgres } from '../../core/db/database.js';
+import { pluginMigrationDirs } from '../../core/plugins/plugin-loader.js';
+import { FEW_MESSAGE_MATCHES } from '../../core/modules/tickets/tickets-list.js';
 
 /**
  * The tickets API: who sees which ticket (list, show, change, delete), the list's filters and
@@ -269,6 +273,66 @@ describe('the list’s filters and paging', () => {
     expect(await listIds(w.agentA.token, 'searchParam=manter')).toEqual([]);
   });
 
+  it('search folds case and accents in names and bodies: "promoção", "PROMOCAO" and "promocao" find each other', async () => {
+    const c = await world('Busca Acentos');
+    const at = (minute: number) => new Date(Date.parse('2025-03-01T12:00:00.000Z') + minute * 60_000).toISOString();
+    const byName = await insertTicket(c.t.companyId, { queueId: c.queueA, updatedAt: at(1), contactId: await insertContact(c.t.companyId, 'Conceição Araújo') });
+    const byAccented = await insertTicket(c.t.companyId, { queueId: c.queueA, updatedAt: at(2) });
+    await insertMessage(c.t.companyId, byAccented.id, 'Grande PROMOÇÃO de verão');
+    const byBare = await insertTicket(c.t.companyId, { queueId: c.queueA, updatedAt: at(3) });
+    await insertMessage(c.t.companyId, byBare.id, 'a promocao acabou?');
+    const admin = c.t.admin.token;
+    for (const term of ['promoção', 'PROMOÇÃO', 'promocao', 'Promocão']) expect(await listIds(admin, `searchParam=${encodeURIComponent(term)}`), term).toEqual([byBare.id, byAccented.id]);
+    for (const term of ['conceição', 'CONCEICAO', 'araujo', 'ÇÃO ARA']) expect(await listIds(admin, `searchParam=${encodeURIComponent(term)}`), term).toEqual([byName.id]);
+    expect(await listIds(admin, `searchParam=${encodeURIComponent('VERÃO')}`)).toEqual([byAccented.id]);
+    expect(await listIds(admin, `searchParam=${encodeURIComponent('promoções')}`)).toEqual([]);
+  });
+
+  it(`with more than ${FEW_MESSAGE_MATCHES} matching messages a search pages in list order, within sight, following edits and deletes`, async () => {
+    const c = await world('Busca Larga');
+    const at = (minute: number) => new Date(Date.parse('2025-04-01T12:00:00.000Z') + minute * 60_000).toISOString();
+    // Enough matching messages for the per-ticket probe, in the oldest ticket (queue B).
+    const bulk = await insertTicket(c.t.companyId, { queueId: c.queueB, updatedAt: at(0) });
+    const now = new Date().toISOString();
+    const rows = Array.from({ length: FEW_MESSAGE_MATCHES + 1 }, (_, k) => ({ companyId: c.t.companyId, ticketId: bulk.id, wid: randomUUID(), body: `2ª via do boleto nº ${k}`, createdAt: now, updatedAt: now }));
+    for (let k = 0; k < rows.length; k += 100) await server.atende.container.db('messages').insert(rows.slice(k, k + 100));
+    const matching: { id: number; queueId: number; messageId: number }[] = [];
+    const others: { id: number; messageId: number }[] = [];
+    for (let i = 1; i <= 50; i += 1) {
+      const queueId = i % 2 === 0 ? c.queueA : c.queueB;
+      const ticket = await insertTicket(c.t.companyId, { queueId, updatedAt: at(i) });
+      if (i % 5 === 0) {
+        others.push({ id: ticket.id, messageId: await insertMessage(c.t.companyId, ticket.id, 'já paguei pelo pix') });
+        continue;
+      }
+      await insertMessage(c.t.companyId, ticket.id, 'bom dia');
+      matching.push({ id: ticket.id, queueId, messageId: await insertMessage(c.t.companyId, ticket.id, i % 3 === 0 ? 'o BOLETO venceu' : 'mande o Boleto') });
+      await insertMessage(c.t.companyId, ticket.id, 'obrigado');
+    }
+    const page = async (token: string, pageNumber: number) => (await server.call('GET', `/api/tickets?searchParam=boleto&pageNumber=${pageNumber}`, { token })).body as { tickets: { id: number }[]; hasMore: boolean };
+    const admin = c.t.admin.token;
+    const all = [...matching].reverse().map((t) => t.id).concat(bulk.id);
+    const first = await page(admin, 1);
+    expect(first.tickets.map((t) => t.id)).toEqual(all.slice(0, 40));
+    expect(first.hasMore).toBe(true);
+    const second = await page(admin, 2);
+    expect(second.tickets.map((t) => t.id)).toEqual(all.slice(40));
+    expect(second.hasMore).toBe(false);
+    // An agent of queue A finds queue A's tickets only.
+    const inA = [...matching].reverse().filter((t) => t.queueId === c.queueA).map((t) => t.id);
+    expect((await page(c.agentA.token, 1)).tickets.map((t) => t.id)).toEqual(inA);
+
+    const db = server.atende.container.db;
+    const [newest] = [...matching].reverse();
+    await db('messages').where({ id: newest!.messageId }).update({ body: 'mande o carnê' });
+    const [newestOther] = [...others].reverse();
+    await db('messages').where({ id: newestOther!.messageId }).update({ body: 'paguei o boleto' });
+    const edited = [newestOther!, ...[...matching].reverse().slice(1)].sort((a, b) => b.id - a.id).map((t) => t.id).concat(bulk.id);
+    expect((await page(admin, 1)).tickets.map((t) => t.id)).toEqual(edited.slice(0, 40));
+    await db('messages').where({ id: newestOther!.messageId }).delete();
+    expect((await page(admin, 1)).tickets.map((t) => t.id)).toEqual(edited.filter((id) => id !== newestOther!.id).slice(0, 40));
+  });
+
   it('tags (every one chosen), users, unread and queueIds narrow the list; agents narrow to their own queues only', async () => {
     const c = await world('Filtros Dois');
     const admin = c.t.admin.token;
@@ -467,5 +531,29 @@ describe('live ticket events', () => {
     } finally {
       await Promise.all([a.close(), b.close(), admin.close()]);
     }
+  });
+});
+
+describe('the folded search migration', () => {
+  it('down restores the previous search objects; up again indexes the rows written meanwhile', async () => {
+    const w = await world('Migracao Busca');
+    const before = await insertTicket(w.t.companyId, { queueId: w.queueA, contactId: await insertContact(w.t.companyId, 'Zélia') });
+    await insertMessage(w.t.companyId, before.id, 'Ação de Natal');
+    const { db } = server.atende.container;
+    const config = { migrationSource: createMigrationSource(await pluginMigrationDirs(server.config)), tableName: 'knex_migrations', name: '20261127000100_core_search_folded' };
+
+    await db.migrate.down(config);
+    const previous = isPostgres(db)
+      ? (await db.raw("SELECT 1 FROM pg_indexes WHERE indexname = 'messages_body_trgm'")).rows
+      : await db.raw("SELECT 1 FROM sqlite_master WHERE name IN ('messages_ticket_of', 'messages_search_insert')");
+    expect(previous.length).toBe(isPostgres(db) ? 1 : 2);
+    const meanwhile = await insertTicket(w.t.companyId, { queueId: w.queueA, contactId: await insertContact(w.t.companyId, 'Zelia Cotação') });
+    await insertMessage(w.t.companyId, meanwhile.id, 'AÇÃO de Páscoa');
+
+    await db.migrate.up(config);
+    const admin = w.t.admin.token;
+    expect(sorted(await listIds(admin, 'searchParam=acao'))).toEqual(sorted([before.id, meanwhile.id]));
+    expect(sorted(await listIds(admin, 'searchParam=ZELIA'))).toEqual(sorted([before.id, meanwhile.id]));
+    expect(await listIds(admin, `searchParam=${encodeURIComponent('páscoa')}`)).toEqual([meanwhile.id]);
   });
 });

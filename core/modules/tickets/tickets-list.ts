@@ -16,43 +16,78 @@ export const MESSAGE_SEARCH_MIN = 3;
 
 export interface TicketPage {
   tickets: Ticket[];
-  /** How many tickets the filters match, up to TICKETS_COUNT_CAP. */
+  /** How many tickets the filters match, up to TICKETS_COUNT_CAP (a search: up to the page asked for and one more). */
   count: number;
   hasMore: boolean;
 }
 
-/** An FTS5 phrase: with the trigram tokenizer it matches the term as a substring. */
+/**
+ * PostgreSQL: up to this many matching messages a search reads them all and keeps their tickets;
+ * beyond, it walks the tickets in list order and asks each whether it has a matching message, so
+ * it stops at the page.
+ */
+export const FEW_MESSAGE_MATCHES = 1000;
+
+/** How a search finds the tickets with a matching message: their ids (few matches on PostgreSQL), or null. */
+type MessageSearch = { term: string; ticketIds: number[] | null };
+
+/** An FTS5 phrase: with the trigram tokenizer it matches the term as a substring, folding case and accents. */
 function ftsPhrase(term: string): string {
   return `"${term.replace(/"/g, '""')}"`;
 }
 
-/**
- * The condition "the ticket has a message whose body contains `term`". SQLite reads the FTS5
- * trigram table messages_search (rowid = messages.id) and maps the matches to their tickets
- * through the narrow index messages_ticket_of (the message rows are wide); the outer query keeps
- * the company's tickets only. PostgreSQL: a LIKE that the pg_trgm index on lower(body) serves
- * (migration 20261122000410).
- */
-function whereHasMessage(db: Knex, w: Knex.QueryBuilder, companyId: number, term: string): void {
-  if (isPostgres(db)) {
-    const matches = db('messages').where('messages.companyId', companyId).whereRaw("lower(??) like ? escape '!'", ['messages.body', likePattern(term)]).select('messages.ticketId');
-    w.orWhereIn('tickets.id', matches);
-    return;
-  }
-  // The unary + keeps the planner walking the tickets in update order (see whereSearch).
-  w.orWhereRaw(
-    '+?? in (select ticket_id from messages indexed by messages_ticket_of where id in (select rowid from messages_search where messages_search match ?))',
-    ['tickets.id', ftsPhrase(term)],
-  );
+/** On PostgreSQL, LIKE `term` over a folded column (atende_fold: lower and unaccent, migration 20261127000100). */
+function foldedLike(column: string, term: string): [string, string[]] {
+  return [`atende_fold(??) like atende_fold(?) escape '!'`, [column, likePattern(term)]];
 }
 
+/**
+ * PostgreSQL: the tickets of the messages matching `term` through the trigram index on
+ * atende_fold(body), or null when more than FEW_MESSAGE_MATCHES messages match. SQLite asks nothing
+ * first (see whereHasMessage).
+ */
+async function messageSearch(db: Knex, companyId: number, term: string): Promise<MessageSearch> {
+  if (!isPostgres(db)) return { term, ticketIds: null };
+  const rows = (await db('messages')
+    .where('messages.companyId', companyId)
+    .whereRaw(...foldedLike('messages.body', term))
+    .select('messages.ticketId')
+    .limit(FEW_MESSAGE_MATCHES + 1)) as { ticketId: number }[];
+  return { term, ticketIds: rows.length > FEW_MESSAGE_MATCHES ? null : [...new Set(rows.map((r) => r.ticketId))] };
+}
+
+/**
+ * The condition "the ticket has a message matching". SQLite: the FTS5 table messages_search, whose
+ * rowid carries the ticket ((ticket_id << 32) + id), names the tickets of every match without
+ * reading a message (a set built once; an FTS5 query per ticket costs about as much as one over
+ * all, measured). PostgreSQL: the ticket's id among the few found, or (many matches) a probe of the
+ * ticket's messages by the (ticket_id, …) index that stops at the first match.
+ */
+function whereHasMessage(db: Knex, w: Knex.QueryBuilder, search: MessageSearch): void {
+  if (!isPostgres(db)) {
+    // The unary + keeps the planner walking the tickets in update order (see whereSearch).
+    w.orWhereRaw('+?? in (select rowid >> 32 from messages_search where messages_search match ?)', ['tickets.id', ftsPhrase(search.term)]);
+  } else if (search.ticketIds) {
+    if (search.ticketIds.length > 0) w.orWhereIn('tickets.id', search.ticketIds);
+  } else {
+    // OFFSET 0 keeps PostgreSQL from turning the EXISTS into a hashed set of every match (measured slower).
+    const [like, bindings] = foldedLike('messages.body', search.term);
+    w.orWhereRaw(`exists (select 1 from messages where ?? = ?? and ${like} offset 0)`, ['messages.ticketId', 'tickets.id', ...bindings]);
+  }
+}
+
+/** The contacts whose name (folding case and accents) or number holds `term`. */
 function contactsMatching(db: Knex, companyId: number, term: string): Knex.QueryBuilder {
   const like = likePattern(term);
   const digits = term.replace(/[\s+().\-/]/g, '');
   return db('contacts')
     .where('contacts.companyId', companyId)
     .where((w) => {
-      w.whereRaw("lower(??) like ? escape '!'", ['contacts.name', like]).orWhereRaw("?? like ? escape '!'", ['contacts.number', like]);
+      if (isPostgres(db)) w.whereRaw(...foldedLike('contacts.name', term));
+      else if ([...term].length >= MESSAGE_SEARCH_MIN) w.whereRaw('?? in (select rowid from contacts_search where contacts_search match ?)', ['contacts.id', ftsPhrase(term)]);
+      // Under 3 characters there are no trigrams: SQLite's lower() folds ASCII letters only.
+      else w.whereRaw("lower(??) like ? escape '!'", ['contacts.name', like]);
+      w.orWhereRaw("?? like ? escape '!'", ['contacts.number', like]);
       // '(11) 9876' finds 5511987…: numbers are stored as digits only.
       if (/^\d+$/.test(digits) && digits !== term) w.orWhereRaw("?? like ? escape '!'", ['contacts.number', likePattern(digits)]);
     })
@@ -60,15 +95,15 @@ function contactsMatching(db: Knex, companyId: number, term: string): Knex.Query
 }
 
 /**
- * The search condition. The matches are sets built once; on SQLite the unary + keeps the planner
- * from turning them into index lookups whose results must all be sorted: it walks the tickets in
- * update order and stops at the page, so a broad term ('a', typed first) costs no more than a narrow one.
+ * The search condition. On SQLite the unary + keeps the planner from turning the contact match into
+ * index lookups whose results must all be sorted: it walks the tickets in update order and stops at
+ * the page, so a broad term ('a', typed first) costs no more than a narrow one.
  */
-function whereSearch(db: Knex, q: Knex.QueryBuilder, companyId: number, term: string): void {
+function whereSearch(db: Knex, q: Knex.QueryBuilder, companyId: number, term: string, messages: MessageSearch | undefined): void {
   const plus = isPostgres(db) ? '' : '+';
   q.where((w) => {
     w.whereRaw(`${plus}?? in ?`, ['tickets.contactId', contactsMatching(db, companyId, term)]);
-    if ([...term].length >= MESSAGE_SEARCH_MIN) whereHasMessage(db, w, companyId, term);
+    if (messages) whereHasMessage(db, w, messages);
   });
 }
 
@@ -88,7 +123,7 @@ function narrowToQueues(q: Knex.QueryBuilder, viewer: TicketViewer, asked: numbe
  * without showAll and search, an agent's open and closed lists hold their own tickets and the
  * pending list every pending ticket they may see; admins with showAll see the whole status.
  */
-export function ticketsQuery(db: Knex, viewer: TicketViewer, query: ListTicketsQuery, timeZone: string): Knex.QueryBuilder {
+function ticketsQuery(db: Knex, viewer: TicketViewer, query: ListTicketsQuery, timeZone: string, messages: MessageSearch | undefined): Knex.QueryBuilder {
   const me = viewer.user.id;
   const q = db('tickets').where('tickets.companyId', viewer.user.companyId);
   if (query.status) q.where('tickets.status', query.status);
@@ -112,22 +147,25 @@ export function ticketsQuery(db: Knex, viewer: TicketViewer, query: ListTicketsQ
   }
   if (query.withUnreadMessages) q.where('tickets.unreadMessages', '>', 0);
 
-  if (searching) whereSearch(db, q, viewer.user.companyId, query.searchParam);
+  if (searching) whereSearch(db, q, viewer.user.companyId, query.searchParam, messages);
   return q;
 }
 
 /**
  * One page of GET /tickets with each ticket's graph. One ordered query reads the ids of the first
  * 1000 matches (or up to the page asked for, when deeper): the page, `count` (capped) and
- * `hasMore` all come from it, so a search runs its message match once.
+ * `hasMore` all come from it. A search reads up to the page asked for and one more only, so that
+ * its cost is the page's: its `count` stops there.
  */
 export async function listTickets(db: Knex, viewer: TicketViewer, query: ListTicketsQuery, timeZone: string): Promise<TicketPage> {
   const offset = (query.pageNumber - 1) * TICKETS_PAGE_SIZE;
-  const rows = (await ticketsQuery(db, viewer, query, timeZone)
+  const term = query.searchParam;
+  const messages = term !== '' && [...term].length >= MESSAGE_SEARCH_MIN ? await messageSearch(db, viewer.user.companyId, term) : undefined;
+  const rows = (await ticketsQuery(db, viewer, query, timeZone, messages)
     .select('tickets.id')
     .orderBy('tickets.updatedAt', 'desc')
     .orderBy('tickets.id', 'desc')
-    .limit(Math.max(TICKETS_COUNT_CAP, offset + TICKETS_PAGE_SIZE + 1))) as { id: number }[];
+    .limit(term !== '' ? offset + TICKETS_PAGE_SIZE + 1 : Math.max(TICKETS_COUNT_CAP, offset + TICKETS_PAGE_SIZE + 1))) as { id: number }[];
   const ids = rows.slice(offset, offset + TICKETS_PAGE_SIZE).map((r) => r.id);
   const tickets = ids.length === 0 ? [] : await withTicketGraph(Ticket.query(db).whereIn('tickets.id', ids));
   const byId = new Map(tickets.map((t) => [t.id, t]));
