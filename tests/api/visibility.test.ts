@@ -156,7 +156,7 @@ const notTicketScoped: Record<string, string> = {
   'POST /api/messages-api/tokens/:whatsappId': "a connection's messages API token, admins only: no ticket (tests/api/messages-api.test.ts)",
   'DELETE /api/messages-api/tokens/:whatsappId': "a connection's messages API token, admins only: no ticket (tests/api/messages-api.test.ts)",
   'DELETE /api/api-tokens/:id': "a company API token, admins only, another company's 404: no ticket (tests/api/api-tokens.test.ts)",
-  'GET /api/docs/:file': 'a file of the API docs viewer, public: no record (tests/api/openapi.test.ts)',
+  'GET /api/docs/swagger-ui/:version/:file': 'a file of the API docs viewer (by package version), public: no record (tests/api/openapi.test.ts)',
   'GET /api/asaas/companhia/:companyId': "a company's provider customer: its own users with the financial right, any for super users; no ticket (tests/api/billing-asaas.test.ts)",
   'GET /api/asaas/companhia/load/all/company/asaas/by/:companyId': "a company's subscriptions: as the customer read; no ticket (tests/api/billing-asaas.test.ts)",
   'DELETE /api/asaas/remove/subscriptions/by-id/:id': "a company's subscription: as the customer read; no ticket (tests/api/billing-asaas.test.ts)",
