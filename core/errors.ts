@@ -67,14 +67,15 @@ export class PlanLimitError extends AppError {
 }
 
 /** The codes of a plan chosen below what the company already has, per count. */
-const BELOW_USAGE_CODES: Record<'users' | 'connections', ErrorCode> = {
+const BELOW_USAGE_CODES: Record<'users' | 'connections' | 'queues', ErrorCode> = {
   users: ErrorCode.ERR_PLAN_BELOW_USERS,
   connections: ErrorCode.ERR_PLAN_BELOW_CONNECTIONS,
+  queues: ErrorCode.ERR_PLAN_BELOW_QUEUES,
 };
 
 /** A plan change to a plan whose count is below what the company has: 409, naming the count, its limit and the company's use. */
 export class PlanBelowUsageError extends AppError {
-  constructor(resource: 'users' | 'connections', max: number, used: number) {
+  constructor(resource: keyof typeof BELOW_USAGE_CODES, max: number, used: number) {
     super(BELOW_USAGE_CODES[resource], 409, `The chosen plan allows ${max} ${resource}; the company has ${used}`, { limit: resource, max, used });
   }
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUPER_EMAIL, SUPER_PASSWORD, startTestServer, type TestServer } from '../helpers/server.js';
-import { createMember, createTenant, eventually, type InboxTenant } from '../helpers/inbox.js';
+import { createMember, createQueue, createTenant, eventually, type InboxTenant } from '../helpers/inbox.js';
 import { crc16 } from '../../plugins/billing/pix/br-code.js';
 import { Whatsapp } from '../../core/modules/whatsapp/whatsapp.model.js';
 
@@ -106,19 +106,23 @@ describe('a plan change below what the company has', () => {
   let basic: number;
   let fewUsers: number;
   let oneConnection: number;
+  let oneQueue: number;
   let shop: InboxTenant;
 
   beforeAll(async () => {
     server = await startTestServer({ pluginConfig: { billing: { provider: 'manual', pixKey: 'pix@atende.test', pixName: 'Atende', pixCity: 'Sao Paulo' } } });
     superToken = (await server.login(SUPER_EMAIL, SUPER_PASSWORD)).token;
-    const plan = async (name: string, users: number, connections: number) =>
-      (await server.call('POST', '/api/plans', { token: superToken, body: { name, users, connections, queues: 5, value: 49.9 } })).body.id as number;
+    const plan = async (name: string, users: number, connections: number, queues = 5) =>
+      (await server.call('POST', '/api/plans', { token: superToken, body: { name, users, connections, queues, value: 49.9 } })).body.id as number;
     basic = await plan('Básico', 5, 3);
     fewUsers = await plan('Solo', 1, 3);
     oneConnection = await plan('Uma Conexão', 5, 1);
+    oneQueue = await plan('Uma Fila', 5, 3, 1);
     shop = await createTenant(server, 'Loja Cheia');
     await server.call('PUT', `/api/companies/${shop.companyId}`, { token: superToken, body: { planId: basic, dueDate: dayFromToday(3), recurrence: 'MENSAL' } });
     await createMember(server, shop, 'agente');
+    // With the company's first queue, two.
+    await createQueue(server, shop, 'Suporte');
     for (const name of ['Loja Cheia 1', 'Loja Cheia 2']) await Whatsapp.query(server.atende.container.db).insert({ companyId: shop.companyId, name });
   });
   afterAll(async () => {
@@ -129,13 +133,16 @@ describe('a plan change below what the company has', () => {
     return (await server.call('GET', `/api/companies/${shop.companyId}`, { token: superToken })).body.planId;
   }
 
-  it('the checkout refuses a plan with fewer users or connections than the company has: 409, the plan kept', async () => {
+  it('the checkout refuses a plan with fewer users, connections or queues than the company has: 409, the plan kept', async () => {
     const users = await server.call('POST', '/api/subscription', { token: shop.admin.token, body: { ...CHECKOUT, plan: fewUsers } });
     expect(users.status).toBe(409);
     expect(users.body).toMatchObject({ error: 'ERR_PLAN_BELOW_USERS', details: { limit: 'users', max: 1 } });
     const connections = await server.call('POST', '/api/subscription', { token: shop.admin.token, body: { ...CHECKOUT, plan: { id: oneConnection } } });
     expect(connections.status).toBe(409);
     expect(connections.body).toMatchObject({ error: 'ERR_PLAN_BELOW_CONNECTIONS', details: { limit: 'connections', max: 1 } });
+    const queues = await server.call('POST', '/api/subscription', { token: shop.admin.token, body: { ...CHECKOUT, plan: { id: oneQueue } } });
+    expect(queues.status).toBe(409);
+    expect(queues.body).toMatchObject({ error: 'ERR_PLAN_BELOW_QUEUES', details: { limit: 'queues', max: 1, used: 2 } });
     expect(await planOfShop()).toBe(basic);
     const invoices = await server.call('GET', '/api/invoices/all', { token: shop.admin.token });
     expect(invoices.body.invoices.every((i: { detail: string }) => i.detail.startsWith('Básico'))).toBe(true);

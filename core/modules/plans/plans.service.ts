@@ -12,7 +12,7 @@ import { PLAN_FLAGS, type PlanFlag, type PlanView } from '../../contract/views.j
 import { Plan } from './plan.model.js';
 import { PlanCatalogue } from './plan-catalogue.js';
 import { PlanFeature } from './plan-feature.model.js';
-import type { PlanCreateInput, PlanResource, PlanUpdateInput } from './plans.schema.js';
+import { PLAN_RESOURCES, type PlanCreateInput, type PlanResource, type PlanUpdateInput } from './plans.schema.js';
 import { uniqueOr } from '../../db/unique-violation.js';
 import { ErrorCode } from '../../contract/error-codes.js';
 
@@ -176,13 +176,13 @@ export class PlansService {
   }
 
   /**
-   * Throws PlanBelowUsageError (409 ERR_PLAN_BELOW_USERS / _CONNECTIONS) when the company already
-   * has more users or connections than plan `planId` allows: every plan change asks this first.
+   * Throws PlanBelowUsageError (409 ERR_PLAN_BELOW_USERS / _CONNECTIONS / _QUEUES) when the company
+   * already has more users, connections or queues than plan `planId` allows: every plan change asks this first.
    * An unknown plan: 404.
    */
   async assertFits(companyId: number, planId: number, db: Knex = this.infra.db): Promise<void> {
     const plan = await this.get(planId, db);
-    for (const resource of ['users', 'connections'] as const) {
+    for (const resource of PLAN_RESOURCES) {
       const used = await RESOURCE_MODELS[resource].query(db).where('companyId', companyId).resultSize();
       if (used > plan[resource]) throw new PlanBelowUsageError(resource, plan[resource], used);
     }
