@@ -28,7 +28,8 @@ async function menuLabels(page: Page): Promise<string[]> {
 
 describeE2E('session and shell', () => {
   beforeAll(async () => {
-    server = await startTestServer();
+    // Billing on (the finance guard sends financial users of an expired company to its page), signup off.
+    server = await startTestServer({ pluginConfig: { billing: { provider: 'manual', signup: false } } });
     const { companies, users } = server.atende.container.services;
     const tenant = await companies.createTenant({ name: 'Loja Sessão', email: ADMIN.email, password: ADMIN.password });
     companyId = tenant.company.id;
@@ -58,7 +59,7 @@ describeE2E('session and shell', () => {
     await page.getByLabel('Senha').fill('abc');
     await page.getByText('Senha inválida ou curta').waitFor();
     await expect.poll(() => page.getByRole('link', { name: 'Esqueceu a senha?' }).count()).toBe(1);
-    // Billing is off on this server: no self-signup to link to (tests/e2e/signup.test.ts has the link).
+    // Signup is off on this server: no link to it (tests/e2e/signup.test.ts has the link).
     expect(await (await signupStatus).json()).toEqual({ enabled: false });
     expect(await page.getByRole('link', { name: 'Registre, agora mesmo!' }).count()).toBe(0);
     await screenshot(page, 'login-validation');

@@ -32,14 +32,17 @@ function Loading() {
   );
 }
 
-/** Private pages: signed-out users go to /login; the finance flag replaces every page but billing. */
+/**
+ * Private pages: signed-out users go to /login; the finance flag replaces every page but billing's
+ * (where the installation runs billing: without it there is no page to pay on).
+ */
 function Private({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
-  const { status } = useAuth();
+  const { status, plugins } = useAuth();
   const [location] = useLocation();
   if (status === 'loading') return <Loading />;
   if (status === 'signedOut') return <Redirect to="/login" />;
-  const financeFlagged = localStorage.getItem('financeiro') === '1' && location !== '/financeiro';
+  const financeFlagged = plugins.includes('billing') && localStorage.getItem('financeiro') === '1' && location !== '/financeiro';
   return (
     <MainLayout>
       {financeFlagged ? (
