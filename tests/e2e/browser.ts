@@ -115,7 +115,6 @@ export async function chooseOption(page: Page, select: Locator, label: string): 
   await expect.poll(() => open.count()).toBe(0);
   await select.click();
   await open.locator(`.ant-select-item-option[title="${label}"]`).click();
-  await expect.poll(() => open.count()).toBe(0);
   const field = select.locator('xpath=ancestor-or-self::*[contains(concat(" ", normalize-space(@class), " "), " ant-select ")][1]');
   await expect.poll(() => field.textContent()).toContain(label);
 }
