@@ -163,9 +163,12 @@ export class SubscriptionsService {
       await this.app.db('billing_subscriptions').where({ id: reserved, status: 'pending' }).delete();
       throw err;
     }
-    await this.app.db('billing_subscriptions').where({ id: reserved }).update({ ...liveFields(created), updatedAt: new Date().toISOString() });
-    const row = (await this.app.db('billing_subscriptions').where({ id: reserved }).first()) as SubscriptionRow;
-    return { status: 'ACTIVE', subscription: (await this.view([row]))[0]! };
+    const [row] = (await this.app
+      .db('billing_subscriptions')
+      .where({ id: reserved })
+      .update({ ...liveFields(created), updatedAt: new Date().toISOString() })
+      .returning('*')) as SubscriptionRow[];
+    return { status: 'ACTIVE', subscription: (await this.view([row!]))[0]! };
   }
 
   /**
@@ -207,11 +210,10 @@ export class SubscriptionsService {
     const { company, plan, card } = input;
     const { id: customerId } = await provider.createCustomer({ companyId: null, ...company });
     let created: ProviderSubscription | undefined;
+    const leftAtProvider = (err: unknown) => this.app.log.warn({ err, customerId, subscriptionId: created?.id }, 'a failed signup’s customer or subscription is left at the payment provider');
     const undo = async () => {
-      const steps = [...(created ? [() => provider.cancelSubscription(created!.id)] : []), () => provider.removeCustomer(customerId)];
-      for (const step of steps) {
-        await step().catch((err: unknown) => this.app.log.warn({ err, customerId, subscriptionId: created?.id }, 'a failed signup’s customer or subscription is left at the payment provider'));
-      }
+      if (created) await provider.cancelSubscription(created.id).catch(leftAtProvider);
+      await provider.removeCustomer(customerId).catch(leftAtProvider);
     };
     try {
       created = await provider.createCardSubscription({
