@@ -542,11 +542,8 @@ async function sqliteDataset(log: (line: string) => void): Promise<BenchDatabase
   mkdirSync(CACHE_DIR, { recursive: true });
   const file = path.join(CACHE_DIR, `dataset-${datasetKey()}.sqlite`);
   const built = !existsSync(file);
-  if (built) {
-    // Older datasets (another schema) are of no further use.
-    for (const old of readdirSync(CACHE_DIR).filter((f) => f.startsWith('dataset-'))) rmSync(path.join(CACHE_DIR, old), { force: true });
-    await buildSqlite(file, log);
-  }
+  // Datasets of other schemas stay: another checkout may still use them.
+  if (built) await buildSqlite(file, log);
   const copy = path.join(CACHE_DIR, `run-${process.pid}.sqlite`);
   copyFileSync(file, copy);
   const db = new SqliteDriver(copy, { readonly: true });
@@ -635,12 +632,8 @@ async function postgresDataset(serverUrl: string, log: (line: string) => void): 
   const name = `atende_bench_${datasetKey()}`;
   const existing = await onServer(serverUrl, (c) => c.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'atende_bench_%'"));
   const built = !existing.rows.some((r) => r.datname === name);
-  if (built) {
-    for (const old of existing.rows.filter((r) => !r.datname.startsWith('atende_bench_run_'))) {
-      await onServer(serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${old.datname} WITH (FORCE)`));
-    }
-    await buildPostgres(serverUrl, name, log);
-  }
+  // Only what this run made is dropped: datasets of other schemas may serve another checkout.
+  if (built) await buildPostgres(serverUrl, name, log);
   const copy = `atende_bench_run_${process.pid}`;
   await onServer(serverUrl, async (c) => {
     await c.query(`DROP DATABASE IF EXISTS ${copy} WITH (FORCE)`);
