@@ -1,6 +1,7 @@
 import type { Config } from './config/config.schema.js';
 import type { Logger } from './logger.js';
 import { createContainer, type Container } from './container.js';
+import { connectCluster } from './cluster/cluster.js';
 import { describeMissing, Migrator } from './db/migrator.js';
 import { PluginHost } from './plugins/plugin-host.js';
 import { DIRECT_PRUNE_JOB } from './modules/whatsapp/direct-messages.js';
@@ -41,7 +42,7 @@ async function step<T>(log: Logger, name: string, run: () => Promise<T>): Promis
 }
 
 /**
- * Start-up as one ordered sequence: database → plugins load (register) → migrations (core, then
+ * Start-up as one ordered sequence: the cluster link (Redis, when configured) → database → plugins load (register) → migrations (core, then
  * plugins) → presence reset → platform data (the first super admin, handed to onInitialAdmin) →
  * HTTP listen (with the plugins' routes) → demo data (--demo) → plugins bootstrap → jobs → inbound
  * journal (what a crash left unprocessed) → WhatsApp sessions (→ the demo's customers).
@@ -49,8 +50,9 @@ async function step<T>(log: Logger, name: string, run: () => Promise<T>): Promis
  * destroy hooks and the database.
  */
 export async function startAtende(config: Config, log: Logger, hooks: BootHooks = {}): Promise<Atende> {
-  const container = createContainer(config, log);
-  const stops: (() => Promise<void>)[] = [() => container.db.destroy()];
+  const cluster = await step(log, 'cluster', () => connectCluster(config, log));
+  const container = createContainer(config, log, cluster);
+  const stops: (() => Promise<void>)[] = [() => cluster.close(), () => container.db.destroy()];
   const stop = async () => {
     for (const run of stops.reverse()) {
       await run().catch((err: unknown) => log.error({ err }, 'shutdown step failed'));
@@ -73,8 +75,10 @@ export async function startAtende(config: Config, log: Logger, hooks: BootHooks 
       describeMissing((await migrator.status()).missing).forEach((line) => log.warn(line));
       await migrator.latest((name) => log.info({ migration: name }, 'migrated'));
     });
-    // No socket is open yet: online flags left by a crash are stale.
-    await step(log, 'presence', () => container.services.users.markAllOffline());
+    // No socket is open yet: online flags left by a crash are stale, unless another node holds sockets.
+    await step(log, 'presence', async () => {
+      if (await cluster.presence.aloneAtStart()) await container.services.users.markAllOffline();
+    });
     // Before listen, so the first request already finds the admin's credentials kept. Should listen
     // fail after this, the admin and its kept password remain for the next start.
     const initialAdmin = await step(log, 'platform', () =>

@@ -5,7 +5,8 @@ import type { Logger } from './logger.js';
 import { createDatabase } from './db/database.js';
 import { EventBus } from './events/event-bus.js';
 import { RealtimeHub } from './realtime/hub.js';
-import { InProcessPubSub } from './realtime/pubsub.js';
+import { localCluster, type Cluster } from './cluster/cluster.js';
+import { signalCacheChanges } from './cluster/cache-signals.js';
 import { TokenService } from './auth/tokens.js';
 import { PlansService } from './modules/plans/plans.service.js';
 import { CompaniesService } from './modules/companies/companies.service.js';
@@ -79,20 +80,21 @@ export interface Container extends Infrastructure {
 }
 
 /** Builds every long-lived object once, in dependency order, and wires them explicitly. */
-export function createContainer(config: Config, log: Logger): Container {
+export function createContainer(config: Config, log: Logger, cluster: Cluster = localCluster(log)): Container {
   const db = createDatabase(config.database, log.child({ part: 'db' }));
   const bus = new EventBus(log.child({ part: 'events' }));
   const tokens = new TokenService(config, { access: config.accessTokenTtl, refresh: config.refreshTokenTtl });
   // The hub authenticates sockets through the auth service, created just below.
   const services = {} as Services;
   const realtime = new RealtimeHub(
-    new InProcessPubSub(),
+    cluster.pubsub,
     (token) => services.auth.authenticate(token),
     log.child({ part: 'realtime' }),
   );
   const jobs = createJobEngine(config, db, log.child({ part: 'jobs' }));
   const media = new DiskMediaStorage(config.mediaDir);
-  const infra: Infrastructure = { config, log, db, bus, realtime, jobs, media };
+  const infra: Infrastructure = { config, log, db, bus, realtime, jobs, media, cluster };
+  signalCacheChanges(bus, cluster.signals);
   // The channel layer reaches connections and the journal through ports implemented by the modules.
   const connections = new WhatsappConnections(db);
   // Its outbox beside the media, so it outlives a crash of the server as a real network would.
@@ -147,7 +149,10 @@ export function createContainer(config: Config, log: Logger): Container {
   defineCoreJoinPolicies(realtime);
   defineTicketJoinPolicies(realtime, db);
   realtime.onUserStatus((user, online) => {
-    services.users.setOnline(user.id, online).catch((err: unknown) => log.error({ err }, 'online status not saved'));
+    cluster.presence
+      .report(user.id, online)
+      .then((changed) => (changed ? services.users.setOnline(user.id, online) : undefined))
+      .catch((err: unknown) => log.error({ err }, 'online status not saved'));
   });
 
   return { ...infra, tokens, services, providers, sessions, simulator };

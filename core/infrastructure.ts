@@ -5,6 +5,7 @@ import type { EventBus } from './events/event-bus.js';
 import type { RealtimeHub } from './realtime/hub.js';
 import type { JobEngine } from './jobs/job-engine.js';
 import type { MediaStorage } from './storage/media-storage.js';
+import type { Cluster } from './cluster/cluster.js';
 
 /**
  * What services receive: shared infrastructure, never a global. A leaf of the import graph (only
@@ -19,4 +20,6 @@ export interface Infrastructure {
   realtime: RealtimeHub;
   jobs: JobEngine;
   media: MediaStorage;
+  /** What the nodes of the installation share (one node: this process). */
+  cluster: Cluster;
 }

@@ -28,6 +28,10 @@ run('typecheck', 'npm', ['run', 'typecheck', '--silent']);
 run('lint', 'npm', ['run', 'lint', '--silent']);
 run('unit, API (SQLite) and CLI tests', 'node', [...vitest, 'tests/unit', 'tests/api', 'tests/cli']);
 
+if (!process.env.ATENDE_TEST_REDIS_URL) {
+  skipped.push('API tests of several nodes on one Redis (set ATENDE_TEST_REDIS_URL=redis://… to run them)');
+}
+
 if (process.env.ATENDE_TEST_PG_URL) {
   run('API tests on PostgreSQL', 'node', [...vitest, 'tests/api'], { ATENDE_TEST_DB: 'pg' });
 } else {

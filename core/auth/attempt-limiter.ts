@@ -1,3 +1,4 @@
+import type { AttemptStore } from '../cluster/attempt-store.js';
 import type { TooManyAttemptsError } from '../errors.js';
 
 export interface AttemptLimits {
@@ -8,76 +9,48 @@ export interface AttemptLimits {
   windowMs: number;
 }
 
-interface Window {
-  attempts: number;
-  endsAt: number;
-}
-
 /**
  * Counts attempts (failed logins, password-reset requests) per e-mail and per client address in
- * fixed windows. The counts live in this process's memory: several processes behind one address
- * each keep their own, and a restart forgets them; both only make the limit looser, never lock
- * anyone out for longer.
+ * fixed windows, in a store every node of the installation shares when it runs on several (Redis),
+ * else in this process's memory, where a restart forgets them: that only makes the limit looser,
+ * never locks anyone out for longer.
  */
 export class AttemptLimiter {
-  private readonly windows = new Map<string, Window>();
-  private nextSweep: number;
-
   constructor(
+    /** Keeps this limiter's counts apart from other limiters' in a shared store. */
+    private readonly name: string,
+    private readonly store: AttemptStore,
     private readonly limits: AttemptLimits,
     /** The 429 to throw, given the seconds until the caller may try again. */
     private readonly tooMany: (retryAfterSeconds: number) => Pick<TooManyAttemptsError, 'retryAfterSeconds'> & Error,
-    private readonly now: () => number = Date.now,
-  ) {
-    this.nextSweep = this.now() + this.limits.windowMs;
-  }
+  ) {}
 
   /** Throws the 429 when this e-mail or this address used up its attempts. */
-  assertAllowed(email: string, address: string): void {
-    const wait = Math.max(
-      this.secondsBlocked(`email:${email}`, this.limits.maxPerEmail),
-      this.secondsBlocked(`address:${address}`, this.limits.maxPerAddress),
-    );
+  async assertAllowed(email: string, address: string): Promise<void> {
+    const [byEmail, byAddress] = await Promise.all([
+      this.secondsBlocked(this.key('email', email), this.limits.maxPerEmail),
+      this.secondsBlocked(this.key('address', address), this.limits.maxPerAddress),
+    ]);
+    const wait = Math.max(byEmail, byAddress);
     if (wait > 0) throw this.tooMany(wait);
   }
 
-  record(email: string, address: string): void {
-    this.sweep();
-    this.count(`email:${email}`);
-    this.count(`address:${address}`);
+  async record(email: string, address: string): Promise<void> {
+    await Promise.all([this.store.count(this.key('email', email), this.limits.windowMs), this.store.count(this.key('address', address), this.limits.windowMs)]);
   }
 
   /** Forgets that e-mail's attempts (the address keeps its count). */
-  forget(email: string): void {
-    this.windows.delete(`email:${email}`);
+  async forget(email: string): Promise<void> {
+    await this.store.forget(this.key('email', email));
   }
 
-  private secondsBlocked(key: string, max: number): number {
-    const window = this.current(key);
-    if (!window || window.attempts < max) return 0;
-    return Math.max(1, Math.ceil((window.endsAt - this.now()) / 1000));
+  private key(kind: 'email' | 'address', value: string): string {
+    return `${this.name}:${kind}:${value}`;
   }
 
-  private count(key: string): void {
-    const window = this.current(key);
-    if (window) window.attempts += 1;
-    else this.windows.set(key, { attempts: 1, endsAt: this.now() + this.limits.windowMs });
-  }
-
-  private current(key: string): Window | undefined {
-    const window = this.windows.get(key);
-    if (window && window.endsAt <= this.now()) {
-      this.windows.delete(key);
-      return undefined;
-    }
-    return window;
-  }
-
-  /** Drops finished windows once per window length, so the map stays as small as the traffic. */
-  private sweep(): void {
-    const now = this.now();
-    if (now < this.nextSweep) return;
-    for (const [key, window] of this.windows) if (window.endsAt <= now) this.windows.delete(key);
-    this.nextSweep = now + this.limits.windowMs;
+  private async secondsBlocked(key: string, max: number): Promise<number> {
+    const window = await this.store.read(key);
+    if (window.attempts < max) return 0;
+    return Math.max(1, Math.ceil(window.remainingMs / 1000));
   }
 }

@@ -80,6 +80,11 @@ export const configEntries = {
     doc: 'MongoDB address for the job store (optional; jobs use the main database otherwise)',
     schema: z.string().optional(),
   },
+  redisUrl: {
+    env: ['REDIS_URL', 'ATENDE_REDIS_URL'],
+    doc: 'Redis address (redis://… or rediss://…) shared by several servers of one installation: live events, login limits and cache changes reach every node; unset, one server keeps them in memory',
+    schema: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// address' }).optional(),
+  },
   plugins: {
     env: ['ATENDE_PLUGINS'],
     doc: 'Extra plugins: npm package names or folders, comma separated in the environment',

@@ -9,6 +9,8 @@ import type { Logger } from '../logger.js';
 import type { Turn } from '../modules/pipeline/steps/conversation-steps.js';
 import { FEATURE_KEY, type PlanLabel, type PlanLimitDeclaration } from '../modules/plans/plan-catalogue.js';
 import type { MediaStorage } from '../storage/media-storage.js';
+import type { AttemptStore } from '../cluster/attempt-store.js';
+import type { ClusterSignals } from '../cluster/signals.js';
 import type { SecretBox } from '../auth/sealed-secrets.js';
 import type { BearerResolver } from '../auth/bearer-tokens.js';
 import type { RouteDoc } from '../http/api-docs.js';
@@ -71,6 +73,10 @@ export interface PluginApp<C = unknown> {
   auth: { registerBearer(prefix: string, resolve: BearerResolver): void };
   /** Secrets stored sealed (AES-256-GCM) with the plugin's own key, derived from the server's config secret. */
   secrets: SecretBox;
+  /** Attempt counters every node of the installation shares (the store of an `AttemptLimiter`). */
+  attempts: AttemptStore;
+  /** Notices every node acts on at once, e.g. to drop a cached value another node changed (see ClusterSignals). */
+  signals: ClusterSignals;
   /**
    * What another installed plugin `provides` (built once, on first use), or undefined when it is
    * not installed or provides nothing. Its type is the caller's to declare: plugins import nothing

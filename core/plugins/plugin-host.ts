@@ -230,6 +230,8 @@ export class PluginHost {
       },
       auth: { registerBearer: (prefix, resolve) => this.c.services.auth.bearers.register(prefix, resolve, `plugin ${name}`) },
       secrets: sealedSecrets(this.c.config.jwtSecret, `plugin:${name}`),
+      attempts: this.c.cluster.attempts,
+      signals: this.c.cluster.signals,
       plugin: <T extends object>(other: string) => this.provision(other) as T | undefined,
     };
   }

@@ -6,6 +6,7 @@ import { SUPER_EMAIL, SUPER_PASSWORD, startTestServer, type TestServer } from '.
 import { Company } from '../../core/modules/companies/company.model.js';
 import { User } from '../../core/modules/users/user.model.js';
 import { LoginRateLimiter } from '../../core/modules/auth/login-rate-limiter.js';
+import { MemoryAttemptStore } from '../../core/cluster/attempt-store.js';
 
 let server: TestServer;
 const PASSWORD = 'secret-123';
@@ -242,19 +243,19 @@ describe('login rate limiting', () => {
     expect((await login(email, PASSWORD, { 'X-Forwarded-For': `198.51.100.99, ${proxied}` })).status).toBe(429);
   });
 
-  it('the limits hold for a window and then reset', () => {
+  it('the limits hold for a window and then reset', async () => {
     let now = 1_000_000;
-    const limiter = new LoginRateLimiter({ maxPerEmail: 2, maxPerAddress: 3, windowMs: 60_000 }, () => now);
-    limiter.record('a@x.test', '1.1.1.1');
-    limiter.record('a@x.test', '1.1.1.1');
-    expect(() => limiter.assertAllowed('a@x.test', '2.2.2.2')).toThrow(expect.objectContaining({ retryAfterSeconds: 60 }));
-    expect(() => limiter.assertAllowed('b@x.test', '1.1.1.1')).not.toThrow();
-    limiter.record('b@x.test', '1.1.1.1');
-    expect(() => limiter.assertAllowed('c@x.test', '1.1.1.1')).toThrow(expect.objectContaining({ status: 429 }));
+    const limiter = new LoginRateLimiter(new MemoryAttemptStore(() => now), { maxPerEmail: 2, maxPerAddress: 3, windowMs: 60_000 });
+    await limiter.record('a@x.test', '1.1.1.1');
+    await limiter.record('a@x.test', '1.1.1.1');
+    await expect(limiter.assertAllowed('a@x.test', '2.2.2.2')).rejects.toThrow(expect.objectContaining({ retryAfterSeconds: 60 }));
+    await expect(limiter.assertAllowed('b@x.test', '1.1.1.1')).resolves.toBeUndefined();
+    await limiter.record('b@x.test', '1.1.1.1');
+    await expect(limiter.assertAllowed('c@x.test', '1.1.1.1')).rejects.toThrow(expect.objectContaining({ status: 429 }));
     now += 30_000;
-    expect(() => limiter.assertAllowed('a@x.test', '2.2.2.2')).toThrow(expect.objectContaining({ retryAfterSeconds: 30 }));
+    await expect(limiter.assertAllowed('a@x.test', '2.2.2.2')).rejects.toThrow(expect.objectContaining({ retryAfterSeconds: 30 }));
     now += 30_000;
-    expect(() => limiter.assertAllowed('a@x.test', '1.1.1.1')).not.toThrow();
+    await expect(limiter.assertAllowed('a@x.test', '1.1.1.1')).resolves.toBeUndefined();
   });
 });
 

@@ -60,7 +60,7 @@ export class AuthService {
     private readonly infra: Infrastructure,
     private readonly tokens: TokenService,
     private readonly users: UsersService,
-    private readonly limiter = new LoginRateLimiter(),
+    private readonly limiter = new LoginRateLimiter(infra.cluster.attempts),
   ) {}
 
   /** Bearer token → the caller as the users table says now; 401 ERR_SESSION_EXPIRED otherwise. */
@@ -94,15 +94,15 @@ export class AuthService {
 
   /** `address` is the client's IP, for the per-address failure limit. */
   async login(input: LoginInput, address: string): Promise<Session> {
-    this.limiter.assertAllowed(input.email, address);
+    await this.limiter.assertAllowed(input.email, address);
     const user = await this.users.findWithCompany({ email: input.email });
     // Hash even for an unknown e-mail, so the answer time does not tell which accounts exist.
     const valid = user ? await verifyPassword(input.password, user.passwordHash) : await this.burnHash(input.password);
     if (!user || !valid) {
-      this.limiter.record(input.email, address);
+      await this.limiter.record(input.email, address);
       throw new UnauthorizedError(ErrorCode.ERR_INVALID_CREDENTIALS, 'Invalid e-mail or password');
     }
-    this.limiter.forget(input.email);
+    await this.limiter.forget(input.email);
     this.assertMayEnter(user, user.company);
     if (needsRehash(user.passwordHash)) {
       await this.users.rehashPassword(user.id, user.passwordHash, await hashPassword(input.password));

@@ -42,6 +42,8 @@ export class PasswordResetService {
     limits: AttemptLimits = DEFAULT_RESET_LIMITS,
   ) {
     this.limiter = new AttemptLimiter(
+      'password-reset',
+      infra.cluster.attempts,
       limits,
       (seconds) =>
         new TooManyAttemptsError(
@@ -59,8 +61,8 @@ export class PasswordResetService {
    */
   async request(input: RequestResetInput, address: string): Promise<void> {
     if (!this.mail.configured) throw mailNotConfigured();
-    this.limiter.assertAllowed(input.email, address);
-    this.limiter.record(input.email, address);
+    await this.limiter.assertAllowed(input.email, address);
+    await this.limiter.record(input.email, address);
     const user = await this.users.findWithCompany({ email: input.email });
     if (!user) return;
 
@@ -84,13 +86,13 @@ export class PasswordResetService {
    * same limits as requests.
    */
   async change(input: ChangePasswordInput, address: string): Promise<void> {
-    this.limiter.assertAllowed(input.email, address);
+    await this.limiter.assertAllowed(input.email, address);
     const hash = tokenHash(input.hash);
     const user = await this.users.findWithCompany({ email: input.email });
     // A cheap read first: the slow password hash only for a link that looks valid.
     const row = user && (await this.validLink(user.id, hash));
     if (!user || !row) {
-      this.limiter.record(input.email, address);
+      await this.limiter.record(input.email, address);
       throw invalidLink();
     }
     const passwordHash = await hashPassword(input.password);
@@ -101,7 +103,7 @@ export class PasswordResetService {
       await trx(TABLE).where('userId', user.id).delete();
       if (!(await this.users.setPassword(user.id, passwordHash, trx))) throw invalidLink();
     });
-    this.limiter.forget(input.email);
+    await this.limiter.forget(input.email);
     this.infra.log.info({ userId: user.id }, 'password changed through a recovery link');
   }
 

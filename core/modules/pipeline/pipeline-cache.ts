@@ -1,5 +1,5 @@
 import type { Infrastructure } from '../../infrastructure.js';
-import { Events, type DomainEvent } from '../../events/event-bus.js';
+import { CacheSignals } from '../../cluster/cache-signals.js';
 import { Company, type ScheduleEntry } from '../companies/company.model.js';
 import { QueueOption } from '../queue-options/queue-option.model.js';
 import { Queue } from '../queues/queue.model.js';
@@ -10,8 +10,8 @@ import { TtlCache } from './memo.js';
 
 /**
  * How long the pipeline trusts what it read about a connection, its queues and a company's
- * settings. Settings and company schedules are dropped at once when they change (bus events);
- * connection and queue edits have no bus event, so they reach the bot within this time.
+ * settings without a signal. An edit on any node drops them at once (CacheSignals); this bounds
+ * how late a change made outside a server is seen.
  */
 export const PIPELINE_CACHE_MS = 3000;
 
@@ -49,8 +49,9 @@ export class PipelineCache {
     private readonly infra: Infrastructure,
     private readonly settingsService: SettingsService,
   ) {
-    infra.bus.on(Events.settingUpdated, (event) => this.forgetCompany(event), 'pipeline-cache');
-    infra.bus.on(Events.companyUpdated, (event) => this.forgetCompany(event), 'pipeline-cache');
+    infra.cluster.signals.on(CacheSignals.company, (companyId) => this.forgetCompany(companyId as number));
+    // Profiles are kept by connection: a company's change drops them all (edits are rare).
+    infra.cluster.signals.on(CacheSignals.botSetup, () => this.connections.deleteWhere(() => true));
   }
 
   connection(connectionId: number): Promise<ConnectionProfile | undefined> {
@@ -100,9 +101,7 @@ export class PipelineCache {
     return { whatsapp, queues: queues.map((queue) => ({ queue, options: options.filter((o) => o.queueId === queue.id) })) };
   }
 
-  private forgetCompany(event: DomainEvent): void {
-    const companyId = event.companyId;
-    if (companyId === null) return;
+  private forgetCompany(companyId: number): void {
     this.settings.delete(companyId);
     this.schedules.delete(companyId);
   }

@@ -14,12 +14,13 @@ import { PlanCatalogue } from './plan-catalogue.js';
 import { PlanFeature } from './plan-feature.model.js';
 import { PLAN_RESOURCES, type PlanCreateInput, type PlanResource, type PlanUpdateInput } from './plans.schema.js';
 import { uniqueOr } from '../../db/unique-violation.js';
+import { CacheSignals } from '../../cluster/cache-signals.js';
 import { ErrorCode } from '../../contract/error-codes.js';
 
 /**
- * How long a company's flags and limits are trusted without an event. In one process a plan or
- * company change drops them at once (plan.updated, company.updated); this bounds how late a
- * change made by another process (a CLI command, a second node) is seen.
+ * How long a company's flags and limits are trusted without a signal. A plan or company change
+ * on any node drops them at once (CacheSignals); this bounds how late a change made outside a
+ * server (a CLI command) is seen.
  */
 export const PLAN_CACHE_MS = 30_000;
 
@@ -41,10 +42,8 @@ export class PlansService {
   private readonly grants = new TtlCache<number, Grants>(PLAN_CACHE_MS);
 
   constructor(private readonly infra: Infrastructure) {
-    infra.bus.on(Events.planUpdated, () => this.grants.deleteWhere(() => true), 'plans');
-    for (const name of [Events.companyUpdated, Events.companyDeleted]) {
-      infra.bus.on(name, (event) => (event.companyId === null ? undefined : this.grants.delete(event.companyId)), 'plans');
-    }
+    infra.cluster.signals.on(CacheSignals.plans, () => this.grants.deleteWhere(() => true));
+    infra.cluster.signals.on(CacheSignals.company, (companyId) => this.grants.delete(companyId as number));
   }
 
   /** Every plan, ordered by id (public: signup picks one). */

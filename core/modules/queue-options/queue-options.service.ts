@@ -8,6 +8,7 @@ import { QueueOption } from './queue-option.model.js';
 import type { ListOptionsQuery, OptionCreateInput, OptionUpdateInput } from './queue-options.schema.js';
 import { ErrorCode } from '../../contract/error-codes.js';
 import type { QueueOptionView as OptionNode } from '../../contract/views.js';
+import { CacheSignals } from '../../cluster/cache-signals.js';
 
 function keyTaken(): ConflictError {
   return new ConflictError(ErrorCode.ERR_QUEUE_OPTION_EXISTS, 'Another option of this menu already has this key');
@@ -21,7 +22,7 @@ const byKey = (a: QueueOption, b: QueueOption) => a.option.localeCompare(b.optio
  * unique among siblings; deleting an option takes its whole branch (the foreign key cascades).
  */
 export class QueueOptionsService {
-  constructor(private readonly infra: Pick<Infrastructure, 'db'>) {}
+  constructor(private readonly infra: Pick<Infrastructure, 'db' | 'cluster'>) {}
 
   /** One level of the menu (the first by default), every option with its branch. */
   async list(actor: AuthUser, query: ListOptionsQuery): Promise<OptionNode[]> {
@@ -43,6 +44,7 @@ export class QueueOptionsService {
       await this.assertKeyFree(trx, input.queueId, input.parentId, input.option);
       return uniqueOr(() => QueueOption.query(trx).insertAndFetch({ ...input, companyId: actor.companyId }), keyTaken);
     });
+    this.infra.cluster.signals.send(CacheSignals.botSetup, actor.companyId);
     return { ...toNode(option), children: [] };
   }
 
@@ -55,6 +57,7 @@ export class QueueOptionsService {
       }
       return uniqueOr(() => current.$query(trx).patchAndFetch(input), keyTaken);
     });
+    this.infra.cluster.signals.send(CacheSignals.botSetup, actor.companyId);
     const [node] = (await this.list(actor, { queueId: option.queueId, parentId: option.parentId })).filter((n) => n.id === id);
     return node!;
   }
@@ -63,6 +66,7 @@ export class QueueOptionsService {
   async remove(actor: AuthUser, id: number): Promise<void> {
     const deleted = await QueueOption.query(this.infra.db).where({ companyId: actor.companyId, id }).delete();
     if (deleted === 0) throw new NotFoundError(ErrorCode.ERR_NO_QUEUE_OPTION_FOUND);
+    this.infra.cluster.signals.send(CacheSignals.botSetup, actor.companyId);
   }
 
   private async findQueue(db: Knex, companyId: number, id: number): Promise<void> {

@@ -9,6 +9,7 @@ import { Queue } from './queue.model.js';
 import type { QueueCreateInput, QueueUpdateInput } from './queues.schema.js';
 import { ErrorCode } from '../../contract/error-codes.js';
 import type { QueueView } from '../../contract/views.js';
+import { CacheSignals } from '../../cluster/cache-signals.js';
 
 function colorTaken(): ConflictError {
   return new ConflictError(ErrorCode.ERR_QUEUE_COLOR_ALREADY_EXISTS, 'Another queue of the company already has this colour');
@@ -28,7 +29,7 @@ export function toQueueView(queue: Queue): QueueView {
  */
 export class QueuesService {
   constructor(
-    private readonly infra: Pick<Infrastructure, 'db' | 'realtime'>,
+    private readonly infra: Pick<Infrastructure, 'db' | 'realtime' | 'cluster'>,
     private readonly plans: PlansService,
   ) {}
 
@@ -77,6 +78,7 @@ export class QueuesService {
       if (input.color !== undefined) await this.assertColorFree(trx, actor.companyId, input.color, id);
       return uniqueOr(() => current.$query(trx).patchAndFetch(input), colorTaken);
     });
+    this.infra.cluster.signals.send(CacheSignals.botSetup, actor.companyId);
     const view = toQueueView(queue);
     this.publish(actor.companyId, { action: 'update', queue: view });
     return view;
@@ -89,6 +91,7 @@ export class QueuesService {
   async remove(actor: AuthUser, id: number): Promise<void> {
     const deleted = await Queue.query(this.infra.db).where({ companyId: actor.companyId, id }).delete();
     if (deleted === 0) throw new NotFoundError(ErrorCode.ERR_NO_QUEUE_FOUND);
+    this.infra.cluster.signals.send(CacheSignals.botSetup, actor.companyId);
     this.publish(actor.companyId, { action: 'delete', queueId: id });
   }
 

@@ -14,6 +14,7 @@ import { Queue } from '../queues/queue.model.js';
 import { Whatsapp } from './whatsapp.model.js';
 import type { CreateWhatsappBody, UpdateWhatsappBody } from './whatsapp.schema.js';
 import { ErrorCode } from '../../contract/error-codes.js';
+import { CacheSignals } from '../../cluster/cache-signals.js';
 
 export type { WhatsappView };
 
@@ -203,6 +204,7 @@ export class WhatsappService {
       return demoted;
     });
 
+    this.infra.cluster.signals.send(CacheSignals.botSetup, companyId);
     await this.publishUpdates(companyId, [id, ...demoted]);
     // Another provider means another driver: the session starts over with it.
     if (input.provider !== undefined && input.provider !== current.provider) await this.sessions.start(id);
@@ -218,6 +220,7 @@ export class WhatsappService {
     }
     await this.sessions.remove(id);
     await Whatsapp.query(this.infra.db).deleteById(id);
+    this.infra.cluster.signals.send(CacheSignals.botSetup, current.companyId);
     this.infra.realtime.publish(current.companyId, `company-${current.companyId}-whatsapp`, { action: 'delete', whatsappId: id });
   }
 

@@ -13,7 +13,7 @@ const text = (max: number) => z.string().trim().max(max).default('');
 export function signupRoutes(router: AppRouter, app: PluginApp<BillingConfig>): void {
   const signup = billingOf(app).signup;
   const answer = async (ctx: AppContext, check: () => Promise<boolean> | boolean) => {
-    signup.countCheck(ctx.ip);
+    await signup.countCheck(ctx.ip);
     return { status: await check() };
   };
 

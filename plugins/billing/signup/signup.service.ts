@@ -35,23 +35,29 @@ function taken(message: string): ConflictError {
  * nothing, then opens its first invoice.
  */
 export class SignupService {
-  private readonly limiter = new AttemptLimiter(
-    // Only the address counts: the e-mail key is the address too, so its limit is the same.
-    { maxPerEmail: SIGNUPS_PER_ADDRESS, maxPerAddress: SIGNUPS_PER_ADDRESS, windowMs: SIGNUP_WINDOW_MS },
-    (seconds) => new TooManyAttemptsError(ErrorCode.ERR_TOO_MANY_SIGNUPS, `Too many sign-ups from this address, try again in ${Math.ceil(seconds / 60)} minute(s)`, seconds),
-  );
-
-  private readonly checkLimiter = new AttemptLimiter(
-    { maxPerEmail: CHECKS_PER_ADDRESS, maxPerAddress: CHECKS_PER_ADDRESS, windowMs: CHECK_WINDOW_MS },
-    (seconds) => new TooManyAttemptsError(ErrorCode.ERR_TOO_MANY_SIGNUPS, `Too many checks from this address, try again in ${Math.ceil(seconds / 60)} minute(s)`, seconds),
-  );
+  private readonly limiter: AttemptLimiter;
+  private readonly checkLimiter: AttemptLimiter;
 
   constructor(
     private readonly app: PluginApp<BillingConfig>,
     private readonly invoices: InvoicesService,
     private readonly promotions: PromotionsService,
     private readonly subscriptions: SubscriptionsService,
-  ) {}
+  ) {
+    // Only the address counts: the e-mail key is the address too, so its limit is the same.
+    this.limiter = new AttemptLimiter(
+      'billing:signup',
+      app.attempts,
+      { maxPerEmail: SIGNUPS_PER_ADDRESS, maxPerAddress: SIGNUPS_PER_ADDRESS, windowMs: SIGNUP_WINDOW_MS },
+      (seconds) => new TooManyAttemptsError(ErrorCode.ERR_TOO_MANY_SIGNUPS, `Too many sign-ups from this address, try again in ${Math.ceil(seconds / 60)} minute(s)`, seconds),
+    );
+    this.checkLimiter = new AttemptLimiter(
+      'billing:signup-check',
+      app.attempts,
+      { maxPerEmail: CHECKS_PER_ADDRESS, maxPerAddress: CHECKS_PER_ADDRESS, windowMs: CHECK_WINDOW_MS },
+      (seconds) => new TooManyAttemptsError(ErrorCode.ERR_TOO_MANY_SIGNUPS, `Too many checks from this address, try again in ${Math.ceil(seconds / 60)} minute(s)`, seconds),
+    );
+  }
 
   get enabled(): boolean {
     return Boolean(this.app.config.provider) && this.app.config.signup;
@@ -67,10 +73,10 @@ export class SignupService {
   }
 
   /** Before each verify call: on, and this address has checks left. */
-  countCheck(address: string): void {
+  async countCheck(address: string): Promise<void> {
     this.assertEnabled();
-    this.checkLimiter.assertAllowed(address, address);
-    this.checkLimiter.record(address, address);
+    await this.checkLimiter.assertAllowed(address, address);
+    await this.checkLimiter.record(address, address);
   }
 
   async nameFree(name: string): Promise<boolean> {
@@ -107,7 +113,7 @@ export class SignupService {
    */
   async signUp(input: SignupInput, address: string): Promise<{ id: number }> {
     this.assertEnabled();
-    this.limiter.assertAllowed(address, address);
+    await this.limiter.assertAllowed(address, address);
     const invalidPromotion = () => new ValidationError(SIGNUP_MESSAGES.invalidPromotion, { issues: [{ path: 'code', message: SIGNUP_MESSAGES.invalidPromotion }] });
     const offer = input.code ? await this.promotions.offer(input.code) : undefined;
     if (input.code && !offer) throw invalidPromotion();
@@ -117,7 +123,7 @@ export class SignupService {
     const plan = await this.app.services.plans.view(input.planId); // an unknown plan: 404, nothing created
     const byCard = providerOf(this.app).cards && Number(plan.value) > 0;
     if (byCard && !input.card) throw new ValidationError(CARD_MISSING, { issues: [{ path: 'card', message: CARD_MISSING }] });
-    this.limiter.record(address, address);
+    await this.limiter.record(address, address);
     // Extra trial days move the first due date; a discount applies to the first invoice only.
     const dueDate = today(TRIAL_DAYS + (offer?.kind === 'trialDays' ? Number(offer.amount) : 0));
     const discount = offer?.kind === 'discount' ? Number(offer.amount) : 0;

@@ -1,0 +1,53 @@
+import type { Config } from '../config/config.schema.js';
+import type { Logger } from '../logger.js';
+import { InProcessPubSub, type PubSubAdapter } from '../realtime/pubsub.js';
+import { RedisPubSub } from '../realtime/redis-pubsub.js';
+import { MemoryAttemptStore, RedisAttemptStore, type AttemptStore } from './attempt-store.js';
+import { LocalPresence, RedisPresence, type Presence } from './presence.js';
+import { RedisLink } from './redis-link.js';
+import { LocalSignals, RedisSignals, type ClusterSignals } from './signals.js';
+
+/**
+ * What the nodes of one installation share (DESIGN §4): live frames, attempt counters, presence
+ * and cache signals. Without `redisUrl` all of it stays in this process, as one node needs.
+ */
+export interface Cluster {
+  /** Whether other nodes may exist (Redis is configured). */
+  shared: boolean;
+  pubsub: PubSubAdapter;
+  signals: ClusterSignals;
+  attempts: AttemptStore;
+  presence: Presence;
+  close(): Promise<void>;
+}
+
+export function localCluster(log: Logger): Cluster {
+  return {
+    shared: false,
+    pubsub: new InProcessPubSub(),
+    signals: new LocalSignals(log),
+    attempts: new MemoryAttemptStore(),
+    presence: new LocalPresence(),
+    close: async () => undefined,
+  };
+}
+
+/** Connects to the configured Redis; an unreachable one fails the start. */
+export async function connectCluster(config: Config, log: Logger): Promise<Cluster> {
+  if (!config.redisUrl) return localCluster(log);
+  const link = await RedisLink.connect(config.redisUrl, config.jwtSecret, log);
+  const pubsub = new RedisPubSub(link);
+  const [signals] = await Promise.all([RedisSignals.start(link, log), pubsub.ready()]);
+  const presence = new RedisPresence(link);
+  return {
+    shared: true,
+    pubsub,
+    signals,
+    attempts: new RedisAttemptStore(link),
+    presence,
+    async close() {
+      await presence.close();
+      await link.close();
+    },
+  };
+}
