@@ -1,4 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConnection, createTenant, customerWrites, eventually, outbox, type InboxTenant } from '../helpers/inbox.js';
 import { sha256, storeMedia, storedBytes } from '../helpers/media.js';
@@ -12,8 +15,12 @@ let server: TestServer;
 let t: InboxTenant;
 let connectionId: number;
 let customers = 0;
+/** This file's own temporary folder (the server runs in this process), to see what is left in it. */
+const temporary = mkdtempSync(path.join(tmpdir(), 'atende-s3-api-'));
+const outerTmp = process.env.TMPDIR;
 
 beforeAll(async () => {
+  process.env.TMPDIR = temporary;
   s3 = await startFakeS3();
   server = await startTestServer({
     simulator: true,
@@ -30,6 +37,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await s3?.close();
+  process.env.TMPDIR = outerTmp;
+  rmSync(temporary, { recursive: true, force: true });
 });
 
 const get = (route: string) => fetch(server.url + route, { headers: { Authorization: `Bearer ${t.admin.token}` } });
@@ -105,5 +114,9 @@ describe('media in an S3-compatible bucket', () => {
     const res = await get(`/api/media/${stored}`);
     expect(res.status).toBe(404);
     expect(((await res.json()) as { error: string }).error).toBe('ERR_NO_MEDIA_FOUND');
+  });
+
+  it('leaves no spooled stream or downloaded copy behind', async () => {
+    expect((await readdir(temporary)).filter((name) => name.startsWith('atende-media-'))).toEqual([]);
   });
 });
