@@ -18,7 +18,7 @@ import { PasswordResetService } from './modules/password-reset/password-reset.se
 import { createJobEngine } from './jobs/job-backend.js';
 import { defineCoreJoinPolicies } from './realtime/join-policies.js';
 import { defineTicketJoinPolicies } from './modules/tickets/tickets.realtime.js';
-import { DiskMediaStorage } from './storage/media-storage.js';
+import { createMediaStorage } from './storage/create-media-storage.js';
 import { Simulator } from './channels/simulator/simulator.js';
 import { createProviders, simulatorEnabled, type ProviderRegistry } from './channels/providers.js';
 import { SessionManager } from './channels/session-manager.js';
@@ -92,7 +92,7 @@ export function createContainer(config: Config, log: Logger, cluster: Cluster = 
     log.child({ part: 'realtime' }),
   );
   const jobs = createJobEngine(config, db, log.child({ part: 'jobs' }));
-  const media = new DiskMediaStorage(config.mediaDir);
+  const media = createMediaStorage(config, log.child({ part: 'media' }));
   const infra: Infrastructure = { config, log, db, bus, realtime, jobs, media, cluster };
   signalCacheChanges(bus, cluster.signals);
   // The channel layer reaches connections and the journal through ports implemented by the modules.

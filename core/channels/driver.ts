@@ -46,7 +46,7 @@ export type DriverEvent =
   | { type: 'limit'; active: boolean; until?: string; reason: string };
 
 export interface OutgoingMedia {
-  /** Absolute path of the file to send. */
+  /** Absolute path of a local file holding the bytes (MediaStorage.localCopy), there until the send answers. */
   path: string;
   fileName: string;
   mimeType: string;

@@ -40,6 +40,46 @@ export const configEntries = {
     doc: 'Folder for uploaded and received media, relative to the data folder',
     schema: z.string().min(1).default('data/media'),
   },
+  storage: {
+    env: ['ATENDE_STORAGE'],
+    doc: 'Where media is stored: disk (mediaDir) or s3 (an S3-compatible bucket every node reads; the s3* keys)',
+    schema: z.enum(['disk', 's3']).default('disk'),
+  },
+  s3Endpoint: {
+    env: ['ATENDE_S3_ENDPOINT'],
+    doc: 'Address of an S3-compatible server (MinIO, R2, …); AWS S3 itself when unset',
+    schema: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// address' }).optional(),
+  },
+  s3Region: {
+    env: ['ATENDE_S3_REGION', 'AWS_REGION'],
+    doc: 'Region of the bucket',
+    schema: z.string().trim().min(1).default('us-east-1'),
+  },
+  s3Bucket: {
+    env: ['ATENDE_S3_BUCKET'],
+    doc: 'Bucket that holds the media (storage s3)',
+    schema: z.string().trim().min(1).optional(),
+  },
+  s3AccessKeyId: {
+    env: ['ATENDE_S3_ACCESS_KEY_ID', 'AWS_ACCESS_KEY_ID'],
+    doc: 'Access key id for the bucket (storage s3)',
+    schema: z.string().trim().min(1).optional(),
+  },
+  s3SecretAccessKey: {
+    env: ['ATENDE_S3_SECRET_ACCESS_KEY', 'AWS_SECRET_ACCESS_KEY'],
+    doc: 'Secret access key for the bucket (storage s3)',
+    schema: z.string().min(1).optional(),
+  },
+  s3ForcePathStyle: {
+    env: ['ATENDE_S3_FORCE_PATH_STYLE'],
+    doc: 'Addresses objects as <endpoint>/<bucket>/<key> (default: yes with s3Endpoint, no on AWS)',
+    schema: z.preprocess((v) => (typeof v === 'string' ? v === 'true' || v === '1' : v), z.boolean().optional()),
+  },
+  s3Prefix: {
+    env: ['ATENDE_S3_PREFIX'],
+    doc: 'Folder of the bucket the media goes under (its root when empty)',
+    schema: z.string().default(''),
+  },
   webDir: {
     env: ['ATENDE_WEB_DIR'],
     doc: 'Folder where `atende build-web` writes the admin with every installed plugin\'s pages; served instead of the package\'s own build once it exists',
@@ -154,6 +194,7 @@ export interface Config extends ConfigValues {
   jwtRefreshSecret: string;
   database: { client: 'sqlite'; filename: string } | { client: 'pg'; connectionString: string };
   mediaDir: string;
+  s3ForcePathStyle: boolean;
   webDir: string;
   version: string;
   /** The ATENDE_* variables, of which each plugin reads its ATENDE_PLUGIN_<NAME>_<KEY> and `configEnv` names when it loads. */

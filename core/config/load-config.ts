@@ -79,6 +79,14 @@ export function parseDatabaseUrl(url: string, dir: string): Config['database'] {
   return { client: 'sqlite', filename: filename === ':memory:' ? filename : path.resolve(dir, filename) };
 }
 
+const S3_REQUIRED = ['s3Bucket', 's3AccessKeyId', 's3SecretAccessKey'] as const;
+
+/** Where a key is set, as a start error names it: ` (atende.config.json "key" or ENV)`. */
+function whereSet(key: string): string {
+  const entry = configEntries[key as ConfigKey];
+  return entry ? ` (${CONFIG_FILE} "${key}"${entry.env.length > 0 ? ` or ${entry.env.join('/')}` : ''})` : '';
+}
+
 export function loadConfig(options: LoadConfigOptions = {}): Config {
   const dir = path.resolve(options.dir ?? process.cwd());
   const env = options.env ?? process.env;
@@ -91,9 +99,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const key = String(issue.path[0] ?? '');
-    const entry = configEntries[key as ConfigKey];
-    const where = entry ? ` (${CONFIG_FILE} "${key}"${entry.env.length > 0 ? ` or ${entry.env.join('/')}` : ''})` : '';
-    throw new ConfigError(`config: ${key || 'value'} is invalid: ${issue.message}${where}`);
+    throw new ConfigError(`config: ${key || 'value'} is invalid: ${issue.message}${whereSet(key)}`);
   }
   const values = parsed.data;
   const secrets =
@@ -103,6 +109,10 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   if (!jwtSecret || !jwtRefreshSecret) {
     throw new ConfigError('config: jwtSecret and jwtRefreshSecret are missing; run `atende init` or set ATENDE_JWT_SECRET');
   }
+  const s3Missing = values.storage === 's3' ? S3_REQUIRED.filter((key) => !values[key]) : [];
+  if (s3Missing.length > 0) {
+    throw new ConfigError(`config: storage "s3" needs ${s3Missing.map((key) => key + whereSet(key)).join(', ')}`);
+  }
   return {
     ...values,
     dir,
@@ -111,6 +121,8 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     jwtRefreshSecret,
     database: parseDatabaseUrl(values.databaseUrl, dir),
     mediaDir: path.resolve(dir, values.mediaDir),
+    // An S3-compatible server seldom has a DNS name per bucket; AWS answers both.
+    s3ForcePathStyle: values.s3ForcePathStyle ?? values.s3Endpoint !== undefined,
     webDir: path.resolve(dir, values.webDir),
     version: packageVersion,
     pluginEnv: pluginEnv(env),

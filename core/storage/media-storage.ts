@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { constants, createReadStream, createWriteStream } from 'node:fs';
-import { chmod, copyFile, mkdir, rm, stat } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -21,10 +22,16 @@ export interface MediaFile {
   size: number;
 }
 
+/** A stored file as a file on this machine, for senders that read from disk; release() when done. */
+export interface LocalCopy {
+  path: string;
+  release(): Promise<void>;
+}
+
 /**
- * Where media lives: `<mediaDir>/<companyId>/<file>`. An interface so an S3-compatible store can
- * replace the disk when several nodes serve one site (DESIGN.md §3). Bytes go through streams:
- * nothing here holds a whole file in memory.
+ * Where media lives: `<companyId>/<file>` on the disk (DiskMediaStorage) or in an S3-compatible
+ * bucket that every node of a cluster reads (S3MediaStorage, DESIGN.md §3). Bytes go through
+ * streams: nothing here holds a whole file in memory.
  */
 export interface MediaStorage {
   /** Saves under a new unique name derived from `originalName`. */
@@ -32,8 +39,21 @@ export interface MediaStorage {
   /** A stored file to read; NotFoundError (ERR_NO_MEDIA_FOUND) when there is none by that name. */
   open(companyId: number, storedName: string): Promise<MediaFile>;
   remove(companyId: number, storedName: string): Promise<void>;
-  /** Absolute path of a stored file (drivers that send from disk need it). */
-  pathOf(companyId: number, storedName: string): string;
+  /**
+   * The stored file as a local file (WhatsApp drivers send from disk): the file itself on the disk,
+   * a temporary download elsewhere. NotFoundError (ERR_NO_MEDIA_FOUND) when there is none.
+   */
+  localCopy(companyId: number, storedName: string): Promise<LocalCopy>;
+}
+
+/** Runs `use` on a local copy of a stored file, released afterwards whatever `use` does. */
+export async function withLocalCopy<T>(media: MediaStorage, companyId: number, storedName: string, use: (file: string) => Promise<T>): Promise<T> {
+  const copy = await media.localCopy(companyId, storedName);
+  try {
+    return await use(copy.path);
+  } finally {
+    await copy.release();
+  }
 }
 
 /** The original name's share of a stored name, extension included (the unique prefix is never cut). */
@@ -69,16 +89,33 @@ export function isStoredName(name: string): boolean {
   return name.length <= 255 && STORED_NAME.test(name);
 }
 
-function noMedia(): NotFoundError {
+/** A new stored name for a file called `originalName`: unique by its time and random part. */
+export function newStoredName(originalName: string): string {
+  return `${Date.now()}-${randomBytes(4).toString('hex')}-${storedNamePart(originalName)}`;
+}
+
+export function noMedia(): NotFoundError {
   return new NotFoundError(ErrorCode.ERR_NO_MEDIA_FOUND);
+}
+
+/** The name itself, or NotFoundError when it is not one save() makes (a path, a forged name). */
+export function checkedStoredName(name: string): string {
+  if (!isStoredName(name)) throw noMedia();
+  return name;
+}
+
+/** A path for a file named `name` in a new private temporary folder, which release() removes. */
+export async function temporaryFile(name: string): Promise<LocalCopy> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'atende-media-'));
+  return { path: path.join(dir, name), release: () => rm(dir, { recursive: true, force: true }) };
 }
 
 export class DiskMediaStorage implements MediaStorage {
   constructor(private readonly root: string) {}
 
   async save(companyId: number, originalName: string, source: MediaSource): Promise<SavedMedia> {
-    const name = `${Date.now()}-${randomBytes(4).toString('hex')}-${storedNamePart(originalName)}`;
-    const file = this.pathOf(companyId, name);
+    const name = newStoredName(originalName);
+    const file = this.fileOf(companyId, name);
     await mkdir(path.dirname(file), { recursive: true });
     try {
       // Exclusive: a stored file is never overwritten, whatever happens to the names.
@@ -97,18 +134,28 @@ export class DiskMediaStorage implements MediaStorage {
   }
 
   async open(companyId: number, storedName: string): Promise<MediaFile> {
-    const file = this.pathOf(companyId, storedName);
-    const found = await stat(file).catch(() => undefined);
-    if (!found?.isFile()) throw noMedia();
-    return { stream: createReadStream(file), size: found.size };
+    const { file, size } = await this.existing(companyId, storedName);
+    return { stream: createReadStream(file), size };
   }
 
   async remove(companyId: number, storedName: string): Promise<void> {
-    await rm(this.pathOf(companyId, storedName), { force: true });
+    await rm(this.fileOf(companyId, storedName), { force: true });
   }
 
-  pathOf(companyId: number, storedName: string): string {
-    if (!isStoredName(storedName)) throw noMedia();
-    return path.join(this.root, String(Math.trunc(companyId)), storedName);
+  /** The stored file itself: nothing to copy, nothing to release. */
+  async localCopy(companyId: number, storedName: string): Promise<LocalCopy> {
+    const { file } = await this.existing(companyId, storedName);
+    return { path: file, release: async () => undefined };
+  }
+
+  private async existing(companyId: number, storedName: string): Promise<{ file: string; size: number }> {
+    const file = this.fileOf(companyId, storedName);
+    const found = await stat(file).catch(() => undefined);
+    if (!found?.isFile()) throw noMedia();
+    return { file, size: found.size };
+  }
+
+  private fileOf(companyId: number, storedName: string): string {
+    return path.join(this.root, String(Math.trunc(companyId)), checkedStoredName(storedName));
   }
 }

@@ -162,12 +162,9 @@ describe('the simulator test API', () => {
   it('the outbox records media, locations, deletions, edits and reads', async () => {
     const driver = server.atende.container.sessions.driverFor(id);
     const stored = await storeMedia(server, t.companyId, 'photo.jpg', 'jpeg');
-    const media = await driver.sendMedia('5511987654321', {
-      path: server.atende.container.media.pathOf(t.companyId, stored),
-      fileName: 'photo.jpg',
-      mimeType: 'image/jpeg',
-      caption: 'Look',
-    });
+    const copy = await server.atende.container.media.localCopy(t.companyId, stored);
+    const media = await driver.sendMedia('5511987654321', { path: copy.path, fileName: 'photo.jpg', mimeType: 'image/jpeg', caption: 'Look' });
+    await copy.release();
     const place = await driver.sendLocation('5511987654321', { latitude: -23.5, longitude: -46.6, name: 'Loja' });
     await driver.edit('5511987654321', place.id, 'Nova loja');
     await driver.delete('5511987654321', media.id);

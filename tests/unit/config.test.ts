@@ -52,6 +52,21 @@ describe('configuration', () => {
     expect(() => hops({ ATENDE_TRUST_PROXY: 'yes' })).toThrow(/trustProxy is invalid.*ATENDE_TRUST_PROXY/);
   });
 
+  it('storage s3 needs its bucket and keys, named in one line; path-style follows the endpoint', () => {
+    expect(loadConfig({ dir: tempDir(), env: {} }).storage).toBe('disk');
+    expect(() => loadConfig({ dir: tempDir(), env: { ATENDE_STORAGE: 's3', ATENDE_S3_BUCKET: 'media' } })).toThrow(
+      /^config: storage "s3" needs s3AccessKeyId \(atende\.config\.json "s3AccessKeyId" or ATENDE_S3_ACCESS_KEY_ID\/AWS_ACCESS_KEY_ID\), s3SecretAccessKey \(.*\)$/,
+    );
+    expect(() => loadConfig({ dir: tempDir(), env: { ATENDE_STORAGE: 'ftp' } })).toThrow(/storage is invalid.*ATENDE_STORAGE/);
+    const keys = { ATENDE_STORAGE: 's3', ATENDE_S3_BUCKET: 'media', ATENDE_S3_ACCESS_KEY_ID: 'AKIA1', ATENDE_S3_SECRET_ACCESS_KEY: 'a-secret' };
+    const aws = loadConfig({ dir: tempDir(), env: keys });
+    expect([aws.s3Region, aws.s3ForcePathStyle, aws.s3Prefix]).toEqual(['us-east-1', false, '']);
+    const minio = loadConfig({ dir: tempDir(), env: { ...keys, ATENDE_S3_ENDPOINT: 'http://minio:9000' } });
+    expect(minio.s3ForcePathStyle).toBe(true);
+    expect(loadConfig({ dir: tempDir(), env: { ...keys, ATENDE_S3_ENDPOINT: 'http://minio:9000', ATENDE_S3_FORCE_PATH_STYLE: 'false' } }).s3ForcePathStyle).toBe(false);
+    expect(() => loadConfig({ dir: tempDir(), env: { ...keys, ATENDE_S3_ENDPOINT: 'minio:9000' } })).toThrow(/s3Endpoint is invalid/);
+  });
+
   it('refuses a config file that is not JSON', () => {
     const dir = tempDir();
     writeFileSync(path.join(dir, CONFIG_FILE), '{ port: ');

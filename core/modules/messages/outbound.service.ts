@@ -10,6 +10,7 @@ import { Ticket } from '../tickets/ticket.model.js';
 import { Message } from './message.model.js';
 import { chatOf, publishMessage } from './message-events.js';
 import { ErrorCode } from '../../contract/error-codes.js';
+import { withLocalCopy } from '../../storage/media-storage.js';
 
 /** A message Atende sends on a ticket: an agent's reply or an automatic text. */
 export interface OutgoingMessage {
@@ -264,18 +265,21 @@ export class OutboundService {
     const { driver, to } = await chatOf(db, this.deps.sessions, ticket);
     const quoted = message.quotedMsgId ? await Message.query(db).findById(message.quotedMsgId).select('wid') : undefined;
     const options = { id: message.wid, ...(quoted && { quotedId: quoted.wid }) };
-    if (!message.mediaPath) return driver.sendText(to, message.body, options);
+    const stored = message.mediaPath;
+    if (!stored) return driver.sendText(to, message.body, options);
     const extras = (message.dataJson ? JSON.parse(message.dataJson) : {}) as SendExtras;
-    return driver.sendMedia(
-      to,
-      {
-        path: this.infra.media.pathOf(message.companyId, message.mediaPath),
-        fileName: message.mediaName ?? message.mediaPath,
-        mimeType: message.mediaMime ?? 'application/octet-stream',
-        ...(message.body && { caption: message.body }),
-        ...(extras.ptt && { ptt: true }),
-      },
-      options,
+    return withLocalCopy(this.infra.media, message.companyId, stored, (file) =>
+      driver.sendMedia(
+        to,
+        {
+          path: file,
+          fileName: message.mediaName ?? stored,
+          mimeType: message.mediaMime ?? 'application/octet-stream',
+          ...(message.body && { caption: message.body }),
+          ...(extras.ptt && { ptt: true }),
+        },
+        options,
+      ),
     );
   }
 

@@ -7,6 +7,7 @@ import { ErrorCode } from '../../contract/error-codes.js';
 import { Events } from '../../events/event-bus.js';
 import type { DirectMessageStatus } from '../../events/catalogue.js';
 import { newMessageId } from '../messages/outbound.service.js';
+import { withLocalCopy } from '../../storage/media-storage.js';
 import { Whatsapp } from './whatsapp.model.js';
 
 /** A message to a number, outside any ticket. */
@@ -106,15 +107,13 @@ export class DirectMessages {
     const driver = this.sessions.driverFor(message.whatsappId);
     const options = { id: message.messageId };
     if (!message.media) return driver.sendText(message.number, message.body ?? '', options);
-    return driver.sendMedia(
-      message.number,
-      {
-        path: this.infra.media.pathOf(message.companyId, message.media.path),
-        fileName: message.media.name,
-        mimeType: message.media.mime,
-        ...(message.body && { caption: message.body }),
-      },
-      options,
+    const media = message.media;
+    return withLocalCopy(this.infra.media, message.companyId, media.path, (file) =>
+      driver.sendMedia(
+        message.number,
+        { path: file, fileName: media.name, mimeType: media.mime, ...(message.body && { caption: message.body }) },
+        options,
+      ),
     );
   }
 
