@@ -8,7 +8,7 @@ import type { UploadedFile } from '../media/media-upload.js';
 import { QuickMessage } from '../quick-messages/quick-message.model.js';
 import { visibleTicket } from '../tickets/ticket-access.js';
 import type { TicketEvents } from '../tickets/ticket-events.js';
-import { type Ticket } from '../tickets/ticket.model.js';
+import type { Ticket } from '../tickets/ticket.model.js';
 import { loadTicket } from '../tickets/ticket-view.js';
 import { Message } from './message.model.js';
 import { refreshLastMessage } from './last-message.js';
