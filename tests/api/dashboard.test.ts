@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createConnection, createMember, createQueue, createTenant, customerWrites, eventually, type InboxTenant, type Member } from '../helpers/inbox.js';
 import { openSocket } from '../helpers/socket.js';
+import { createMigrationSource } from '../../core/db/migrator.js';
+import { pluginMigrationDirs } from '../../core/plugins/plugin-loader.js';
 
 /**
  * The admin dashboard (spec Dashboard, §7 /dashboard): figures of the caller's company only, from
@@ -316,6 +318,74 @@ describe('through the real flow', () => {
     expect(res.status).toBe(200);
     expect(res.body.counters).toMatchObject({ supportHappening: 0, supportPending: 0, supportFinished: 1, leads: 1 });
     expect(res.body.attendants.find((a: { id: number }) => a.id === agent.id)).toMatchObject({ name: 'agente', tickets: 1, rating: null, ratings: 0 });
+  });
+});
+
+describe('stored durations', () => {
+  type Durations = { waitMinutes: number | null; supportMinutes: number | null };
+  const durations = async (id: number): Promise<Durations> => {
+    const row = (await db()('ticketTracking').where({ id }).first('waitMinutes', 'supportMinutes')) as Durations;
+    return { waitMinutes: row.waitMinutes === null ? null : Number(row.waitMinutes), supportMinutes: row.supportMinutes === null ? null : Number(row.supportMinutes) };
+  };
+  const minutes = (from: unknown, to: unknown) => (new Date(to as string).getTime() - new Date(from as string).getTime()) / MINUTE;
+  /** SQLite's julianday() is exact to about a millisecond: minutes are compared to 4 decimals. */
+  const expectDurations = async (id: number, expected: Durations) => {
+    const stored = await durations(id);
+    for (const key of ['waitMinutes', 'supportMinutes'] as const) {
+      if (expected[key] === null) expect(stored[key], key).toBeNull();
+      else expect(stored[key], key).toBeCloseTo(expected[key], 4);
+    }
+  };
+
+  it('each attendance keeps its wait once taken and its support time once ended, whoever writes the row', async () => {
+    const company = await createTenant(server, 'Duracoes');
+    const C = company.companyId;
+    const ticketId = await insertTicket(C, 'pending');
+    const [row] = await db()('ticketTracking').insert({ companyId: C, ticketId, queuedAt: '2024-05-01T10:00:00Z', rated: false, createdAt: '2024-05-01T10:00:00Z', updatedAt: '2024-05-01T10:00:00Z' }).returning('id');
+    const id = row.id as number;
+    await expectDurations(id, { waitMinutes: null, supportMinutes: null });
+
+    await db()('ticketTracking').where({ id }).update({ startedAt: '2024-05-01T10:12:00Z' });
+    await expectDurations(id, { waitMinutes: 12, supportMinutes: null });
+
+    // The rating question ends the support time; the attendance ends with the answer.
+    await db()('ticketTracking').where({ id }).update({ ratingAt: '2024-05-01T10:42:00Z' });
+    expect((await durations(id)).supportMinutes).toBeNull();
+    await db()('ticketTracking').where({ id }).update({ finishedAt: '2024-05-01T11:00:00Z', rate: 3 });
+    await expectDurations(id, { waitMinutes: 12, supportMinutes: 30 });
+
+    // Back to waiting: no wait measured until taken again.
+    await db()('ticketTracking').where({ id }).update({ startedAt: null, ratingAt: null, finishedAt: null });
+    await expectDurations(id, { waitMinutes: null, supportMinutes: null });
+  });
+
+  it('through the real flow: accepting stores the wait, resolving the support time', async () => {
+    const flow = await createTenant(server, 'Duracao Real');
+    const queue = await createQueue(server, flow, 'Vendas');
+    const agent = await createMember(server, flow, 'agente', { queueIds: [queue] });
+    const connection = await createConnection(server, flow, 'Principal', { queueIds: [queue] });
+    await customerWrites(server, flow, connection, { from: '5511977776666', name: 'Rita', body: 'Oi' });
+    const ticket = await eventually(() => db()('tickets').where({ companyId: flow.companyId, queueId: queue }).first(), 5000, 'the queued ticket');
+    for (const status of ['open', 'closed']) {
+      const res = await server.call('PUT', `/api/tickets/${ticket.id}`, { token: agent.token, body: { status } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+    const tracked = await db()('ticketTracking').where({ ticketId: ticket.id }).first();
+    await expectDurations(tracked.id, { waitMinutes: minutes(tracked.queuedAt, tracked.startedAt), supportMinutes: minutes(tracked.startedAt, tracked.finishedAt) });
+  });
+
+  it('the migration gives the attendances already written their durations; down removes them', async () => {
+    const company = await createTenant(server, 'Duracao Migracao');
+    const config = { migrationSource: createMigrationSource(await pluginMigrationDirs(server.config)), tableName: 'knex_migrations', name: '20261127060100_core_tracking_durations' };
+    await db().migrate.down(config);
+    try {
+      expect(await db().schema.hasColumn('ticket_tracking', 'wait_minutes')).toBe(false);
+      await insertAttendance(company.companyId, { userId: null, createdAt: '2024-06-01T09:00:00Z', queuedAt: '2024-06-01T09:00:00Z', startedAt: '2024-06-01T09:05:00Z', finishedAt: '2024-06-01T09:50:00Z' });
+    } finally {
+      await db().migrate.up(config);
+    }
+    const row = await db()('ticketTracking').where({ companyId: company.companyId }).first('id');
+    await expectDurations(row.id, { waitMinutes: 5, supportMinutes: 45 });
   });
 });
 

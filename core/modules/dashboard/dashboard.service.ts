@@ -18,27 +18,34 @@ interface Period {
 /** PostgreSQL answers counts (bigint) and sums (numeric) as strings. */
 type Num = number | string | null;
 
+/** One user's attendances finished in a period (userId null: nobody's). */
+interface FinishedRow {
+  userId: number | null;
+  finished: Num;
+  timed: Num;
+  supportMinutes: Num;
+  ratings: Num;
+  rateSum: Num;
+}
+
 interface Dialect {
-  minutes(from: string, to: string): string;
   /** Rows grouped by `group` (the UTC hour of `column`), each group named 'YYYY-MM-DDTHH' by `label`. */
   utcHour(column: string): { group: string; label: string };
 }
 
 /**
- * The only SQL that differs by database: a duration in minutes (SQLite keeps ISO text, PostgreSQL
- * timestamptz) and the UTC hour of an instant.
+ * The only SQL that differs by database: the UTC hour of an instant (SQLite keeps ISO text,
+ * PostgreSQL timestamptz). Durations are stored on the attendances (migration 20261127060100).
  */
 function dialect(db: Knex): Dialect {
   return isPostgres(db)
     ? {
-        minutes: (from, to) => `extract(epoch from (${to} - ${from})) / 60`,
         utcHour: (column) => {
           const group = `date_trunc('hour', ${column} at time zone 'UTC')`;
           return { group, label: `to_char(${group}, 'YYYY-MM-DD"T"HH24')` };
         },
       }
     : {
-        minutes: (from, to) => `(julianday(${to}) - julianday(${from})) * 1440`,
         utcHour: (column) => ({ group: `substr(${column}, 1, 13)`, label: `substr(${column}, 1, 13)` }),
       };
 }
@@ -82,14 +89,16 @@ export class DashboardService {
   /** GET /dashboard: counters and every user of the company with their attendances of the period. */
   async overview(actor: AuthUser, query: DashboardQuery, now = new Date()): Promise<Dashboard> {
     const { companyId } = actor;
-    const timeZone = await this.deps.settings.get(companyId, 'timezone');
+    const [timeZone, users] = await Promise.all([
+      this.deps.settings.get(companyId, 'timezone'),
+      this.infra.db('users').where('companyId', companyId).orderBy('name').orderBy('id').select<{ id: number; name: string; online: unknown }[]>('id', 'name', 'online'),
+    ]);
     const period = this.dashboardPeriod(query, timeZone, now);
-    const [statuses, finished, waiting, leads, users] = await Promise.all([
+    const [statuses, finished, waiting, leads] = await Promise.all([
       this.liveStatuses(companyId),
-      this.finishedByUser(companyId, period),
+      this.finishedByUser(companyId, users.map((user) => user.id), period),
       this.waitTime(companyId, period),
       this.leads(companyId, period),
-      this.infra.db('users').where('companyId', companyId).orderBy('name').orderBy('id').select<{ id: number; name: string; online: unknown }[]>('id', 'name', 'online'),
     ]);
 
     const sum = (field: keyof (typeof finished)[number]) => finished.reduce((total, row) => total + Number(row[field] ?? 0), 0);
@@ -198,29 +207,30 @@ export class DashboardService {
   /**
    * Attendances finished in the period, per user (null: finished with nobody assigned): how many,
    * how many had started (timed) and their support minutes (until the rating question, if one
-   * was asked), and their ratings.
+   * was asked; stored on each attendance), and their ratings. Read per user id (`userIds`, the
+   * company's users, and null) so that each is a range of the (company, user, finished) index.
    */
-  private finishedByUser(companyId: number, period: Period) {
+  private async finishedByUser(companyId: number, userIds: number[], period: Period): Promise<FinishedRow[]> {
     const db = this.infra.db;
-    const supportMinutes = dialect(db).minutes('started_at', 'coalesce(rating_at, finished_at)');
-    return db('ticketTracking')
-      .where('companyId', companyId)
-      .modify(inPeriod, 'finishedAt', period)
-      .groupBy('userId')
-      .select<{ userId: number | null; finished: Num; timed: Num; supportMinutes: Num; ratings: Num; rateSum: Num }[]>(
-        'userId',
-        db.raw(`count(*) as finished, count(started_at) as timed, sum(${supportMinutes}) as support_minutes, count(rate) as ratings, sum(rate) as rate_sum`),
-      );
+    const figures = (q: Knex.QueryBuilder) =>
+      q
+        .where('companyId', companyId)
+        .modify(inPeriod, 'finishedAt', period)
+        .select<FinishedRow[]>('userId', db.raw('count(*) as finished, count(started_at) as timed, sum(support_minutes) as support_minutes, count(rate) as ratings, sum(rate) as rate_sum'));
+    const [assigned, nobody] = await Promise.all([
+      userIds.length === 0 ? [] : figures(db('ticketTracking').whereIn('userId', userIds).groupBy('userId')),
+      figures(db('ticketTracking').whereNull('userId').groupBy('userId')),
+    ]);
+    return [...assigned, ...nobody];
   }
 
-  /** Average minutes from entering a queue to being taken, of attendances started in the period. */
+  /** Average minutes from entering a queue to being taken (stored on each attendance), of attendances started in the period. */
   private async waitTime(companyId: number, period: Period): Promise<number> {
-    const db = this.infra.db;
-    const row = await db('ticketTracking')
+    const row = await this.infra
+      .db('ticketTracking')
       .where('companyId', companyId)
       .modify(inPeriod, 'startedAt', period)
-      .whereNotNull('queuedAt')
-      .first<{ waitMinutes: Num; waited: Num }>(db.raw(`sum(${dialect(db).minutes('queued_at', 'started_at')}) as wait_minutes, count(*) as waited`));
+      .first<{ waitMinutes: Num; waited: Num }>(this.infra.db.raw('sum(wait_minutes) as wait_minutes, count(wait_minutes) as waited'));
     return average(row?.waitMinutes, row?.waited) ?? 0;
   }
 

@@ -8,12 +8,12 @@ import type { UploadedFile } from '../media/media-upload.js';
 import { QuickMessage } from '../quick-messages/quick-message.model.js';
 import { visibleTicket } from '../tickets/ticket-access.js';
 import type { TicketEvents } from '../tickets/ticket-events.js';
-import { Ticket } from '../tickets/ticket.model.js';
+import type { Ticket } from '../tickets/ticket.model.js';
 import { loadTicket } from '../tickets/ticket-view.js';
 import { Message } from './message.model.js';
 import { refreshLastMessage } from './last-message.js';
 import { chatOf, loadMessage, publishMessage } from './message-events.js';
-import { toMessageView, type MessageView } from './message-view.js';
+import { messageViews, toMessageView, type MessageView } from './message-view.js';
 import { MESSAGES_PAGE_SIZE } from './messages.schema.js';
 import type { OutboundService } from './outbound.service.js';
 import { outgoingMediaKind } from './outgoing-media.js';
@@ -73,13 +73,14 @@ export class MessagesService {
     const history = () =>
       // The tickets are the company's contact's, so no company filter here: one would lead SQLite
       // to walk the company's messages instead of the (ticket_id, created_at) index.
-      Message.query(db).whereIn('messages.ticketId', Ticket.query(db).select('id').where({ companyId: ticket.companyId, contactId: ticket.contactId }));
+      db('messages').whereIn('messages.ticketId', db('tickets').select('id').where({ companyId: ticket.companyId, contactId: ticket.contactId }));
     const offset = (pageNumber - 1) * MESSAGES_PAGE_SIZE;
-    const [newestFirst, count] = await Promise.all([
-      history().withGraphFetched('quotedMsg').orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(MESSAGES_PAGE_SIZE).offset(offset),
-      history().resultSize(),
+    const [newestFirst, counted] = await Promise.all([
+      messageViews(history().orderBy('messages.createdAt', 'desc').orderBy('messages.id', 'desc').limit(MESSAGES_PAGE_SIZE).offset(offset)),
+      history().count({ total: '*' }).first() as Promise<{ total: number | string }>,
     ]);
-    return { messages: newestFirst.reverse().map(toMessageView), ticket, count, hasMore: offset + newestFirst.length < count };
+    const count = Number(counted.total);
+    return { messages: newestFirst.reverse(), ticket, count, hasMore: offset + newestFirst.length < count };
   }
 
   /**

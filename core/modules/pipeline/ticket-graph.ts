@@ -9,7 +9,7 @@ import { TtlCache } from './memo.js';
 import { PIPELINE_CACHE_MS, type ConnectionProfile, type PipelineCache } from './pipeline-cache.js';
 
 /**
- * The ticket with the graph live events carry (the shape of withTicketGraph in ticket-view.ts),
+ * The ticket with the graph live events carry (the shape of ticketViews in ticket-view.ts),
  * assembled from what the pipeline already holds: the ticket and contact it just wrote, the
  * connection and its queues from the cache. Only the tags (and an agent's name, cached briefly)
  * are read, instead of one query per relation: the pipeline does this for every message.

@@ -67,14 +67,14 @@ export class TicketEvents {
     private readonly bus: EventBus,
   ) {}
 
-  /** A new ticket; with its graph (loadTicket / withTicketGraph). `actor`: whose request opened it (null: the app's). */
+  /** A new ticket; with its graph (loadTicket / ticketViews). `actor`: whose request opened it (null: the app's). */
   created(ticket: Ticket, actor: Actor | null = null): void {
     this.frame(ticket);
     void this.bus.emit(Events.ticketCreated, ticket.companyId, { ticket, actor });
   }
 
   /**
-   * `ticket` must carry its graph (loadTicket / withTicketGraph). Given the ticket as it was
+   * `ticket` must carry its graph (loadTicket / ticketViews). Given the ticket as it was
    * before the write, what changed goes out as ticket.updated, and ticket.closed or (when the
    * write was a transfer) ticket.transferred with it; without `before` only the frame goes out
    * (a new last message, say). `options.actor`: whose request made the change (null: the app's).

@@ -22,4 +22,7 @@ export class TicketTracking extends BaseModel {
   rated!: boolean;
   /** The customer's answer, 1 to 3. */
   rate!: number | null;
+  /** Minutes from queued to taken, once taken; and from taken to the rating question (or the end), once ended. Written by the database. */
+  waitMinutes!: number | null;
+  supportMinutes!: number | null;
 }

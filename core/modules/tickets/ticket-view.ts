@@ -1,24 +1,96 @@
 import type { Knex } from 'knex';
-import type { QueryBuilder } from 'objection';
+import type { TicketView } from '../../contract/views.js';
 import { Ticket } from './ticket.model.js';
 
 /**
- * The ticket as the API and the live events show it: the row with its contact, queue, user,
- * connection and tags, each reduced to what a ticket row and header need.
+ * The ticket as the API and the live events show it (TicketView): the row with its contact,
+ * queue, user, connection and tags, each reduced to what a ticket row and header need. Read with
+ * one joined query for the rows and one for their tags, mapped straight to the view: a page of 40
+ * costs two statements instead of six and no model hydration.
  */
-export const TICKET_GRAPH = '[contact, queue, user, whatsapp, tags]';
 
-export function withTicketGraph<Q extends QueryBuilder<Ticket, Ticket[]> | QueryBuilder<Ticket, Ticket | undefined>>(query: Q): Q {
-  return query
-    .withGraphFetched(TICKET_GRAPH)
-    .modifyGraph('contact', (b) => b.select('id', 'uuid', 'name', 'number', 'email', 'profilePicUrl', 'isGroup'))
-    .modifyGraph('queue', (b) => b.select('id', 'name', 'color'))
-    .modifyGraph('user', (b) => b.select('id', 'name'))
-    .modifyGraph('whatsapp', (b) => b.select('id', 'name'))
-    .modifyGraph('tags', (b) => b.select('tags.id', 'tags.name', 'tags.color')) as Q;
+/** The ticket's own columns, in the order the answer has always listed them. */
+const TICKET_COLUMNS = [
+  'id', 'createdAt', 'updatedAt', 'companyId', 'uuid', 'status', 'unreadMessages', 'lastMessage', 'isGroup', 'fromMe', 'userId',
+  'contactId', 'whatsappId', 'queueId', 'queueOptionId', 'chatbot', 'useIntegration', 'integrationId', 'promptId', 'amountUsedBotQueues',
+] as const;
+
+/** Each related row's columns, selected as `<relation><Column>` (contactProfilePicUrl). */
+const RELATED = {
+  contact: { table: 'contacts', key: 'contactId', columns: ['id', 'uuid', 'name', 'number', 'email', 'profilePicUrl', 'isGroup'] },
+  queue: { table: 'queues', key: 'queueId', columns: ['id', 'name', 'color'] },
+  user: { table: 'users', key: 'userId', columns: ['id', 'name'] },
+  whatsapp: { table: 'whatsapps', key: 'whatsappId', columns: ['id', 'name'] },
+} as const;
+
+type Relation = keyof typeof RELATED;
+type Row = Record<string, unknown>;
+
+const alias = (relation: Relation, column: string) => `${relation}${column[0]!.toUpperCase()}${column.slice(1)}`;
+
+/** SQLite answers booleans as 0/1 and timestamps as the ISO text written; PostgreSQL as booleans and Dates. */
+const bool = (value: unknown) => value === true || value === 1;
+const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : (value as string));
+
+function related(row: Row, relation: Relation): Row | null {
+  const { columns } = RELATED[relation];
+  if (row[alias(relation, 'id')] === null) return null;
+  const view: Row = {};
+  for (const column of columns) view[column] = row[alias(relation, column)];
+  return view;
+}
+
+function toTicketView(row: Row, tags: TicketView['tags']): TicketView {
+  const view: Row = {};
+  for (const column of TICKET_COLUMNS) view[column] = row[column];
+  view.createdAt = iso(row.createdAt);
+  view.updatedAt = iso(row.updatedAt);
+  for (const column of ['isGroup', 'fromMe', 'chatbot', 'useIntegration']) view[column] = bool(row[column]);
+  // Every ticket has its contact (a foreign key, not null).
+  const contact = related(row, 'contact')!;
+  contact.isGroup = bool(contact.isGroup);
+  Object.assign(view, { contact, queue: related(row, 'queue'), user: related(row, 'user'), whatsapp: related(row, 'whatsapp'), tags });
+  return view as unknown as TicketView;
+}
+
+/**
+ * The tickets `query` (on `tickets`, filtered, maybe ordered and limited) selects, as views in its
+ * order. Every relation is a left join on a primary key, so the planner keeps walking `tickets` as
+ * the query's filters and order ask. Tags come in id order.
+ */
+export async function ticketViews(db: Knex, query: Knex.QueryBuilder): Promise<TicketView[]> {
+  query.select(TICKET_COLUMNS.map((column) => `tickets.${column}`));
+  for (const [relation, { table, key, columns }] of Object.entries(RELATED) as [Relation, (typeof RELATED)[Relation]][]) {
+    query.leftJoin(table, `${table}.id`, `tickets.${key}`).select(columns.map((column) => `${table}.${column} as ${alias(relation, column)}`));
+  }
+  const rows = (await query) as Row[];
+  if (rows.length === 0) return [];
+  const tagsOf = new Map<number, TicketView['tags']>(rows.map((row) => [row.id as number, []]));
+  const links = (await db('ticketTags')
+    .join('tags', 'tags.id', 'ticketTags.tagId')
+    .whereIn('ticketTags.ticketId', [...tagsOf.keys()])
+    .orderBy('tags.id')
+    .select('ticketTags.ticketId', 'tags.id', 'tags.name', 'tags.color')) as { ticketId: number; id: number; name: string; color: string }[];
+  for (const { ticketId, id, name, color } of links) tagsOf.get(ticketId)!.push({ id, name, color });
+  return rows.map((row) => toTicketView(row, tagsOf.get(row.id as number)!));
+}
+
+/** The tickets of `ids` (a page, at most a few hundred) as views, in the order of `ids`. */
+export async function ticketViewsOf(db: Knex, companyId: number, ids: number[]): Promise<TicketView[]> {
+  if (ids.length === 0) return [];
+  const views = await ticketViews(db, db('tickets').where('tickets.companyId', companyId).whereIn('tickets.id', ids));
+  const byId = new Map(views.map((view) => [view.id, view]));
+  return ids.map((id) => byId.get(id)!);
+}
+
+/** One ticket of a company found by `where` (its id or uuid), as a model carrying its graph, or undefined. */
+export async function findTicket(db: Knex, companyId: number, where: { id: number } | { uuid: string }): Promise<Ticket | undefined> {
+  const [column, value] = 'id' in where ? ['tickets.id', where.id] : ['tickets.uuid', where.uuid];
+  const [view] = await ticketViews(db, db('tickets').where('tickets.companyId', companyId).where(column, value));
+  return view && Ticket.fromJson(view, { skipValidation: true });
 }
 
 /** One ticket of a company with its graph, or undefined. */
-export async function loadTicket(db: Knex, companyId: number, id: number): Promise<Ticket | undefined> {
-  return withTicketGraph(Ticket.query(db).findOne({ 'tickets.id': id, 'tickets.companyId': companyId }));
+export function loadTicket(db: Knex, companyId: number, id: number): Promise<Ticket | undefined> {
+  return findTicket(db, companyId, { id });
 }

@@ -2,10 +2,10 @@ import type { Knex } from 'knex';
 import { isPostgres } from '../../db/database.js';
 import { nextDay, zonedDayStart } from '../../time/zoned-time.js';
 import { whereVisible, type TicketViewer } from './ticket-access.js';
-import { Ticket } from './ticket.model.js';
-import { withTicketGraph } from './ticket-view.js';
+import type { Ticket } from './ticket.model.js';
+import { ticketViews, ticketViewsOf } from './ticket-view.js';
 import { TICKETS_PAGE_SIZE, type ListTicketsQuery } from './tickets.schema.js';
-import type { TicketCardView } from '../../contract/views.js';
+import type { TicketCardView, TicketView } from '../../contract/views.js';
 import { likePattern } from '../../db/like-pattern.js';
 
 /** `count` stops here: counting 100,000 rows for a badge is wasted work (DESIGN §10). */
@@ -15,7 +15,7 @@ export const TICKETS_COUNT_CAP = 1000;
 export const MESSAGE_SEARCH_MIN = 3;
 
 export interface TicketPage {
-  tickets: Ticket[];
+  tickets: TicketView[];
   /** How many tickets the filters match, up to TICKETS_COUNT_CAP (a search: up to the page asked for and one more). */
   count: number;
   hasMore: boolean;
@@ -151,26 +151,41 @@ function ticketsQuery(db: Knex, viewer: TicketViewer, query: ListTicketsQuery, t
   return q;
 }
 
+/** Newest update first; the id breaks ties so pages neither repeat nor skip a ticket. */
+function newestFirst(q: Knex.QueryBuilder): Knex.QueryBuilder {
+  return q.orderBy('tickets.updatedAt', 'desc').orderBy('tickets.id', 'desc');
+}
+
 /**
- * One page of GET /tickets with each ticket's graph. One ordered query reads the ids of the first
- * 1000 matches (or up to the page asked for, when deeper): the page, `count` (capped) and
- * `hasMore` all come from it. A search reads up to the page asked for and one more only, so that
- * its cost is the page's: its `count` stops there.
+ * How many tickets `q` matches, up to `cap`: the database counts the first `cap` rows of the
+ * filters (from an index when the filters' columns are in one), no row leaves it.
+ */
+async function cappedCount(db: Knex, q: Knex.QueryBuilder, cap: number): Promise<number> {
+  const row = (await db.from(q.select(db.raw('1')).limit(cap).as('capped')).count({ total: '*' }).first()) as { total: number | string } | undefined;
+  return Number(row?.total ?? 0);
+}
+
+/**
+ * One page of GET /tickets with each ticket's graph. A list reads its page with one joined query
+ * (and one for the page's tags) and counts its first TICKETS_COUNT_CAP matches (or up to the page
+ * asked for, when deeper) apart. A search reads the ids up to the page asked for and one more
+ * only, so that its cost is the page's: its `count` stops there.
  */
 export async function listTickets(db: Knex, viewer: TicketViewer, query: ListTicketsQuery, timeZone: string): Promise<TicketPage> {
   const offset = (query.pageNumber - 1) * TICKETS_PAGE_SIZE;
   const term = query.searchParam;
-  const messages = term !== '' && [...term].length >= MESSAGE_SEARCH_MIN ? await messageSearch(db, viewer.user.companyId, term) : undefined;
-  const rows = (await ticketsQuery(db, viewer, query, timeZone, messages)
-    .select('tickets.id')
-    .orderBy('tickets.updatedAt', 'desc')
-    .orderBy('tickets.id', 'desc')
-    .limit(term !== '' ? offset + TICKETS_PAGE_SIZE + 1 : Math.max(TICKETS_COUNT_CAP, offset + TICKETS_PAGE_SIZE + 1))) as { id: number }[];
-  const ids = rows.slice(offset, offset + TICKETS_PAGE_SIZE).map((r) => r.id);
-  const tickets = ids.length === 0 ? [] : await withTicketGraph(Ticket.query(db).whereIn('tickets.id', ids));
-  const byId = new Map(tickets.map((t) => [t.id, t]));
+  if (term === '') {
+    const matching = () => ticketsQuery(db, viewer, query, timeZone, undefined);
+    const [page, count] = await Promise.all([
+      ticketViews(db, newestFirst(matching()).limit(TICKETS_PAGE_SIZE).offset(offset)),
+      cappedCount(db, matching(), Math.max(TICKETS_COUNT_CAP, offset + TICKETS_PAGE_SIZE + 1)),
+    ]);
+    return { tickets: page, count: Math.min(count, TICKETS_COUNT_CAP), hasMore: count > offset + TICKETS_PAGE_SIZE };
+  }
+  const messages = [...term].length >= MESSAGE_SEARCH_MIN ? await messageSearch(db, viewer.user.companyId, term) : undefined;
+  const rows = (await newestFirst(ticketsQuery(db, viewer, query, timeZone, messages).select('tickets.id')).limit(offset + TICKETS_PAGE_SIZE + 1)) as { id: number }[];
   return {
-    tickets: ids.map((id) => byId.get(id)!),
+    tickets: await ticketViewsOf(db, viewer.user.companyId, rows.slice(offset, offset + TICKETS_PAGE_SIZE).map((r) => r.id)),
     count: Math.min(rows.length, TICKETS_COUNT_CAP),
     hasMore: rows.length > offset + TICKETS_PAGE_SIZE,
   };

@@ -15,7 +15,7 @@ import { Whatsapp } from '../whatsapp/whatsapp.model.js';
 import { assertVisible, loadViewer, visibleTicket } from './ticket-access.js';
 import { ticketBefore, type TicketBefore, type TicketEvents } from './ticket-events.js';
 import { Ticket } from './ticket.model.js';
-import { loadTicket, withTicketGraph } from './ticket-view.js';
+import { findTicket, loadTicket } from './ticket-view.js';
 import { acceptGreeting, ratingRequest, transferNotice } from './ticket-texts.js';
 import type { TemplateContext } from './templates.js';
 import { renderTemplate } from './templates.js';
@@ -135,7 +135,7 @@ export class TicketsService {
   }
 
   async showByUuid(actor: AuthUser, uuid: string): Promise<Ticket> {
-    return assertVisible(this.infra.db, actor, await withTicketGraph(Ticket.query(this.infra.db).findOne({ 'tickets.uuid': uuid, 'tickets.companyId': actor.companyId })));
+    return assertVisible(this.infra.db, actor, await findTicket(this.infra.db, actor.companyId, { uuid }));
   }
 
   // ---- writes from the API ----------------------------------------------------------------------
