@@ -2,6 +2,7 @@ import type { Config } from './config/config.schema.js';
 import type { Logger } from './logger.js';
 import { createContainer, type Container } from './container.js';
 import { describeMissing, Migrator } from './db/migrator.js';
+import { closeReaderPool } from './db/reader-pool.js';
 import { PluginHost } from './plugins/plugin-host.js';
 import { DIRECT_PRUNE_JOB } from './modules/whatsapp/direct-messages.js';
 import { listen, type RunningServer } from './server.js';
@@ -50,7 +51,7 @@ async function step<T>(log: Logger, name: string, run: () => Promise<T>): Promis
  */
 export async function startAtende(config: Config, log: Logger, hooks: BootHooks = {}): Promise<Atende> {
   const container = createContainer(config, log);
-  const stops: (() => Promise<void>)[] = [() => container.db.destroy()];
+  const stops: (() => Promise<void>)[] = [() => closeReaderPool(container.db).then(() => container.db.destroy())];
   const stop = async () => {
     for (const run of stops.reverse()) {
       await run().catch((err: unknown) => log.error({ err }, 'shutdown step failed'));
