@@ -103,12 +103,17 @@ function contactsMatching(db: Knex, companyId: number, term: string): Knex.Query
 /**
  * The search condition. On SQLite the unary + keeps the planner from turning the contact match into
  * index lookups whose results must all be sorted: it walks the tickets in update order and stops at
- * the page, so a broad term ('a', typed first) costs no more than a narrow one.
+ * the page, so a broad term ('a', typed first) costs no more than a narrow one. On PostgreSQL, when
+ * the matching messages are few, the contacts come as an array: both sides are then index lookups
+ * (a bitmap OR) whose few tickets are sorted, instead of a walk through every ticket that ends
+ * only when the list does (a page that the few matches do not fill).
  */
 function whereSearch(db: Knex, q: Knex.QueryBuilder, companyId: number, term: string, messages: MessageSearch | undefined): void {
-  const plus = isPostgres(db) ? '' : '+';
+  const contacts = contactsMatching(db, companyId, term);
   q.where((w) => {
-    w.whereRaw(`${plus}?? in ?`, ['tickets.contactId', contactsMatching(db, companyId, term)]);
+    if (!isPostgres(db)) w.whereRaw('+?? in ?', ['tickets.contactId', contacts]);
+    else if (messages?.ticketIds) w.whereRaw('?? = any(array(?))', ['tickets.contactId', contacts]);
+    else w.whereRaw('?? in ?', ['tickets.contactId', contacts]);
     if (messages) whereHasMessage(db, w, messages);
   });
 }
