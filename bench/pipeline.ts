@@ -318,7 +318,26 @@ async function searchRequests(url: string, meta: DatasetMeta): Promise<Figures> 
     { label: 'search "CARTAO" (cartão), admin', token: admin, path: search('CARTAO', admin), ...common, whaticket: '' },
     { label: 'search "sebastião" (a name), admin', token: admin, path: search('sebastião', admin), ...common, whaticket: '' },
   ];
-  return httpFigures(url, requests);
+  const pending = `/api/tickets?${new URLSearchParams({ pageNumber: '1', status: 'pending', showAll: 'false', queueIds: JSON.stringify([agent.queueId]), withUnreadMessages: 'false' })}`;
+  const light: HttpRequest = { label: 'pending list, agent', token: agentToken, path: pending, count: 200, maxMs: 15_000, budget: '', whaticket: '' };
+  return { ...(await httpFigures(url, requests)), ...(await whileSearching(url, light, requests[0]!)) };
+}
+
+/** Issue 19: a search must not hold the event loop. `light`'s latency alone, then while 10 clients search. */
+async function whileSearching(url: string, light: HttpRequest, search: HttpRequest): Promise<Figures> {
+  const spread = (durations: number[]) => {
+    const sorted = [...durations].sort((a, b) => a - b);
+    return `${ms(quantile(sorted, 0.5))} / ${ms(quantile(sorted, 0.95))} / ${ms(quantile(sorted, 0.99))}`;
+  };
+  const [alone] = await runHttp(url, [light]);
+  const searchers = Array.from({ length: 10 }, () => runHttp(url, [{ ...search, count: Number.MAX_SAFE_INTEGER, maxMs: light.maxMs }]));
+  const [loaded] = await runHttp(url, [light]);
+  const searched = (await Promise.all(searchers)).flatMap(([result]) => result!.durations);
+  return {
+    [`${light.label}, alone (p50 / p95 / p99 ms)`]: spread(alone!.durations),
+    [`${light.label}, while 10 clients search (p50 / p95 / p99 ms)`]: spread(loaded!.durations),
+    [`${search.label}, 10 clients (p50 / p95 / p99 ms)`]: `${spread(searched)} · n=${searched.length}`,
+  };
 }
 
 export function searchBench(): Promise<Figures> {

@@ -4,6 +4,7 @@ import knexPkg, { type Knex } from 'knex';
 import objection from 'objection';
 import type { Config } from '../config/config.schema.js';
 import type { Logger } from '../logger.js';
+import { attachReaderPool } from './reader-pool.js';
 import { SqliteClient } from './sqlite-client.js';
 
 // knex 3 has no ESM exports map: the named export must come from the default import.
@@ -36,7 +37,7 @@ export function createDatabase(database: Config['database'], logger?: Logger): D
     });
   }
   if (database.filename !== ':memory:') mkdirSync(path.dirname(database.filename), { recursive: true });
-  return knex({
+  const db = knex({
     client: SqliteClient,
     connection: { filename: database.filename },
     useNullAsDefault: true,
@@ -55,6 +56,9 @@ export function createDatabase(database: Config['database'], logger?: Logger): D
     },
     ...mappers,
   });
+  // Heavy reads (search, dashboard periods) on reader threads: no statement holds the event loop.
+  attachReaderPool(db, database.filename);
+  return db;
 }
 
 export function isPostgres(db: Database): boolean {

@@ -540,8 +540,12 @@ describe('the folded search migration', () => {
     const before = await insertTicket(w.t.companyId, { queueId: w.queueA, contactId: await insertContact(w.t.companyId, 'Zélia') });
     await insertMessage(w.t.companyId, before.id, 'Ação de Natal');
     const { db } = server.atende.container;
-    const config = { migrationSource: createMigrationSource(await pluginMigrationDirs(server.config)), tableName: 'knex_migrations', name: '20261127000100_core_search_folded' };
+    const migrationSource = createMigrationSource(await pluginMigrationDirs(server.config));
+    const config = { migrationSource, tableName: 'knex_migrations', name: '20261127000100_core_search_folded' };
+    // The search table by ticket folds with atende_fold: it goes first and comes back last.
+    const byTicket = { migrationSource, tableName: 'knex_migrations', name: '20261127050000_core_search_by_ticket' };
 
+    await db.migrate.down(byTicket);
     await db.migrate.down(config);
     const previous = isPostgres(db)
       ? (await db.raw("SELECT 1 FROM pg_indexes WHERE indexname = 'messages_body_trgm'")).rows
@@ -551,9 +555,55 @@ describe('the folded search migration', () => {
     await insertMessage(w.t.companyId, meanwhile.id, 'AÇÃO de Páscoa');
 
     await db.migrate.up(config);
+    await db.migrate.up(byTicket);
     const admin = w.t.admin.token;
     expect(sorted(await listIds(admin, 'searchParam=acao'))).toEqual(sorted([before.id, meanwhile.id]));
     expect(sorted(await listIds(admin, 'searchParam=ZELIA'))).toEqual(sorted([before.id, meanwhile.id]));
     expect(await listIds(admin, `searchParam=${encodeURIComponent('páscoa')}`)).toEqual([meanwhile.id]);
+  });
+});
+
+describe('the search table by ticket', () => {
+  it('follows messages written, edited, moved and deleted, one by one and in batches', async () => {
+    const w = await world('Busca Por Ticket');
+    const admin = w.t.admin.token;
+    const db = server.atende.container.db;
+    const first = await insertTicket(w.t.companyId, { queueId: w.queueA });
+    const second = await insertTicket(w.t.companyId, { queueId: w.queueA });
+    const now = new Date().toISOString();
+    const batch = ['Segunda via da FATURA', 'fatura paga', 'sem relação'].map((body) => ({ companyId: w.t.companyId, ticketId: first.id, wid: randomUUID(), body, createdAt: now, updatedAt: now }));
+    await db('messages').insert(batch);
+    const moved = await insertMessage(w.t.companyId, second.id, 'cobrança em aberto');
+    expect(await listIds(admin, 'searchParam=fatura')).toEqual([first.id]);
+    expect(await listIds(admin, 'searchParam=COBRANCA')).toEqual([second.id]);
+
+    await db('messages').where({ id: moved }).update({ ticketId: first.id });
+    expect(await listIds(admin, 'searchParam=cobranca')).toEqual([first.id]);
+    await db('messages').where({ id: moved }).update({ body: 'cobrança quitada, obrigado' });
+    expect(await listIds(admin, 'searchParam=quitada')).toEqual([first.id]);
+    expect(await listIds(admin, `searchParam=${encodeURIComponent('em aberto')}`)).toEqual([]);
+    await db('messages').where({ ticketId: first.id }).delete();
+    expect(await listIds(admin, 'searchParam=fatura')).toEqual([]);
+    expect(await listIds(admin, 'searchParam=quitada')).toEqual([]);
+  });
+
+  it('down and up again: the rows written meanwhile are found', async () => {
+    const w = await world('Busca Tabela Migracao');
+    const ticket = await insertTicket(w.t.companyId, { queueId: w.queueA });
+    await insertMessage(w.t.companyId, ticket.id, 'Orçamento enviado');
+    const { db } = server.atende.container;
+    const config = { migrationSource: createMigrationSource(await pluginMigrationDirs(server.config)), tableName: 'knex_migrations', name: '20261127050000_core_search_by_ticket' };
+
+    await db.migrate.down(config);
+    const table = isPostgres(db) ? (await db.raw("SELECT 1 FROM pg_tables WHERE tablename = 'message_search'")).rows : [];
+    expect(table).toEqual([]);
+    const meanwhile = await insertTicket(w.t.companyId, { queueId: w.queueA });
+    await insertMessage(w.t.companyId, meanwhile.id, 'ORÇAMENTO aprovado');
+
+    await db.migrate.up(config);
+    const admin = w.t.admin.token;
+    expect(sorted(await listIds(admin, 'searchParam=orcamento'))).toEqual(sorted([ticket.id, meanwhile.id]));
+    await insertMessage(w.t.companyId, meanwhile.id, 'novo orçamento');
+    expect(await listIds(admin, `searchParam=${encodeURIComponent('novo orç')}`)).toEqual([meanwhile.id]);
   });
 });

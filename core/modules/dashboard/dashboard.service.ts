@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Infrastructure } from '../../infrastructure.js';
 import type { AuthUser } from '../../auth/auth-user.js';
 import { isPostgres } from '../../db/database.js';
+import { readRows } from '../../db/reader-pool.js';
 import { ValidationError } from '../../errors.js';
 import { nextDay, wallClock, zonedDayStart } from '../../time/zoned-time.js';
 import type { SettingsService } from '../settings/settings.service.js';
@@ -138,12 +139,10 @@ export class DashboardService {
       .groupBy('userId')
       .select('userId', db.raw('count(*) as quantidade'));
     // Counted per user id first, then named: the join runs once per user, not once per attendance.
-    const rows = await db
-      .from(perUser.as('c'))
-      .join('users as u', 'u.id', 'c.userId')
-      .select<{ nome: string; quantidade: Num }[]>('u.name as nome', 'c.quantidade')
-      .orderBy('c.quantidade', 'desc')
-      .orderBy('u.name');
+    const rows = await readRows<{ nome: string; quantidade: Num }>(
+      db,
+      db.from(perUser.as('c')).join('users as u', 'u.id', 'c.userId').select('u.name as nome', 'c.quantidade').orderBy('c.quantidade', 'desc').orderBy('u.name'),
+    );
     const data = rows.map((row) => ({ nome: row.nome, quantidade: Number(row.quantidade) }));
     return { data, count: data.reduce((total, row) => total + row.quantidade, 0) };
   }
@@ -157,12 +156,15 @@ export class DashboardService {
     const { initialDate, finalDate } = query;
     const timeZone = await this.deps.settings.get(actor.companyId, 'timezone');
     const hour = dialect(this.infra.db).utcHour('created_at');
-    const rows = await this.infra
-      .db('ticketTracking')
-      .where('companyId', actor.companyId)
-      .modify(inPeriod, 'createdAt', localDays(initialDate, finalDate, timeZone))
-      .groupByRaw(hour.group)
-      .select<{ utcHour: string; total: Num }[]>(this.infra.db.raw(`${hour.label} as utc_hour, count(*) as total`));
+    const db = this.infra.db;
+    const rows = await readRows<{ utcHour: string; total: Num }>(
+      db,
+      db('ticketTracking')
+        .where('companyId', actor.companyId)
+        .modify(inPeriod, 'createdAt', localDays(initialDate, finalDate, timeZone))
+        .groupByRaw(hour.group)
+        .select(db.raw(`${hour.label} as utc_hour, count(*) as total`)),
+    );
 
     const hourly = initialDate === finalDate;
     const totals = new Map<string, number>();
@@ -194,12 +196,11 @@ export class DashboardService {
 
   /** Tickets open and pending now: not a matter of period. */
   private async liveStatuses(companyId: number): Promise<{ open: number; pending: number }> {
-    const rows = await this.infra
-      .db('tickets')
-      .where('companyId', companyId)
-      .whereIn('status', ['open', 'pending'])
-      .groupBy('status')
-      .select<{ status: string; total: Num }[]>('status', this.infra.db.raw('count(*) as total'));
+    const db = this.infra.db;
+    const rows = await readRows<{ status: string; total: Num }>(
+      db,
+      db('tickets').where('companyId', companyId).whereIn('status', ['open', 'pending']).groupBy('status').select('status', db.raw('count(*) as total')),
+    );
     const of = (status: string) => Number(rows.find((row) => row.status === status)?.total ?? 0);
     return { open: of('open'), pending: of('pending') };
   }
@@ -213,10 +214,13 @@ export class DashboardService {
   private async finishedByUser(companyId: number, userIds: number[], period: Period): Promise<FinishedRow[]> {
     const db = this.infra.db;
     const figures = (q: Knex.QueryBuilder) =>
-      q
-        .where('companyId', companyId)
-        .modify(inPeriod, 'finishedAt', period)
-        .select<FinishedRow[]>('userId', db.raw('count(*) as finished, count(started_at) as timed, sum(support_minutes) as support_minutes, count(rate) as ratings, sum(rate) as rate_sum'));
+      readRows<FinishedRow>(
+        db,
+        q
+          .where('companyId', companyId)
+          .modify(inPeriod, 'finishedAt', period)
+          .select('userId', db.raw('count(*) as finished, count(started_at) as timed, sum(support_minutes) as support_minutes, count(rate) as ratings, sum(rate) as rate_sum')),
+      );
     const [assigned, nobody] = await Promise.all([
       userIds.length === 0 ? [] : figures(db('ticketTracking').whereIn('userId', userIds).groupBy('userId')),
       figures(db('ticketTracking').whereNull('userId').groupBy('userId')),
@@ -226,22 +230,21 @@ export class DashboardService {
 
   /** Average minutes from entering a queue to being taken (stored on each attendance), of attendances started in the period. */
   private async waitTime(companyId: number, period: Period): Promise<number> {
-    const row = await this.infra
-      .db('ticketTracking')
-      .where('companyId', companyId)
-      .modify(inPeriod, 'startedAt', period)
-      .first<{ waitMinutes: Num; waited: Num }>(this.infra.db.raw('sum(wait_minutes) as wait_minutes, count(wait_minutes) as waited'));
+    const db = this.infra.db;
+    const [row] = await readRows<{ waitMinutes: Num; waited: Num }>(
+      db,
+      db('ticketTracking')
+        .where('companyId', companyId)
+        .modify(inPeriod, 'startedAt', period)
+        .select(db.raw('sum(wait_minutes) as wait_minutes, count(wait_minutes) as waited')),
+    );
     return average(row?.waitMinutes, row?.waited) ?? 0;
   }
 
   /** Contacts (not groups) created in the period. */
   private async leads(companyId: number, period: Period): Promise<number> {
-    const row = await this.infra
-      .db('contacts')
-      .where({ companyId, isGroup: false })
-      .modify(inPeriod, 'createdAt', period)
-      .count<{ total: Num }>({ total: '*' })
-      .first();
+    const db = this.infra.db;
+    const [row] = await readRows<{ total: Num }>(db, db('contacts').where({ companyId, isGroup: false }).modify(inPeriod, 'createdAt', period).count({ total: '*' }));
     return Number(row?.total ?? 0);
   }
 }

@@ -7,6 +7,7 @@ import { ticketViews, ticketViewsOf } from './ticket-view.js';
 import { TICKETS_PAGE_SIZE, type ListTicketsQuery } from './tickets.schema.js';
 import type { TicketCardView, TicketView } from '../../contract/views.js';
 import { likePattern } from '../../db/like-pattern.js';
+import { readRows } from '../../db/reader-pool.js';
 
 /** `count` stops here: counting 100,000 rows for a badge is wasted work (DESIGN §10). */
 export const TICKETS_COUNT_CAP = 1000;
@@ -41,17 +42,22 @@ function foldedLike(column: string, term: string): [string, string[]] {
   return [`atende_fold(??) like atende_fold(?) escape '!'`, [column, likePattern(term)]];
 }
 
+/** On PostgreSQL, message_search rows (migration 20261127050000) whose folded body holds `term`. */
+function searchRowsLike(term: string): [string, string[]] {
+  return [`?? like atende_fold(?) escape '!'`, ['messageSearch.folded', likePattern(term)]];
+}
+
 /**
  * PostgreSQL: the tickets of the messages matching `term` through the trigram index on
- * atende_fold(body), or null when more than FEW_MESSAGE_MATCHES messages match. SQLite asks nothing
- * first (see whereHasMessage).
+ * message_search.folded, or null when more than FEW_MESSAGE_MATCHES messages match. SQLite asks
+ * nothing first (see whereHasMessage).
  */
 async function messageSearch(db: Knex, companyId: number, term: string): Promise<MessageSearch> {
   if (!isPostgres(db)) return { term, ticketIds: null };
-  const rows = (await db('messages')
-    .where('messages.companyId', companyId)
-    .whereRaw(...foldedLike('messages.body', term))
-    .select('messages.ticketId')
+  const rows = (await db('messageSearch')
+    .where('messageSearch.companyId', companyId)
+    .whereRaw(...searchRowsLike(term))
+    .select('messageSearch.ticketId')
     .limit(FEW_MESSAGE_MATCHES + 1)) as { ticketId: number }[];
   return { term, ticketIds: rows.length > FEW_MESSAGE_MATCHES ? null : [...new Set(rows.map((r) => r.ticketId))] };
 }
@@ -61,7 +67,7 @@ async function messageSearch(db: Knex, companyId: number, term: string): Promise
  * rowid carries the ticket ((ticket_id << 32) + id), names the tickets of every match without
  * reading a message (a set built once; an FTS5 query per ticket costs about as much as one over
  * all, measured). PostgreSQL: the ticket's id among the few found, or (many matches) a probe of the
- * ticket's messages by the (ticket_id, …) index that stops at the first match.
+ * ticket's folded bodies in message_search, by its ticket index, that stops at the first match.
  */
 function whereHasMessage(db: Knex, w: Knex.QueryBuilder, search: MessageSearch): void {
   if (!isPostgres(db)) {
@@ -71,8 +77,8 @@ function whereHasMessage(db: Knex, w: Knex.QueryBuilder, search: MessageSearch):
     if (search.ticketIds.length > 0) w.orWhereIn('tickets.id', search.ticketIds);
   } else {
     // OFFSET 0 keeps PostgreSQL from turning the EXISTS into a hashed set of every match (measured slower).
-    const [like, bindings] = foldedLike('messages.body', search.term);
-    w.orWhereRaw(`exists (select 1 from messages where ?? = ?? and ${like} offset 0)`, ['messages.ticketId', 'tickets.id', ...bindings]);
+    const [like, bindings] = searchRowsLike(search.term);
+    w.orWhereRaw(`exists (select 1 from message_search where ?? = ?? and ${like} offset 0)`, ['messageSearch.ticketId', 'tickets.id', ...bindings]);
   }
 }
 
@@ -97,12 +103,17 @@ function contactsMatching(db: Knex, companyId: number, term: string): Knex.Query
 /**
  * The search condition. On SQLite the unary + keeps the planner from turning the contact match into
  * index lookups whose results must all be sorted: it walks the tickets in update order and stops at
- * the page, so a broad term ('a', typed first) costs no more than a narrow one.
+ * the page, so a broad term ('a', typed first) costs no more than a narrow one. On PostgreSQL, when
+ * the matching messages are few, the contacts come as an array: both sides are then index lookups
+ * (a bitmap OR) whose few tickets are sorted, instead of a walk through every ticket that ends
+ * only when the list does (a page that the few matches do not fill).
  */
 function whereSearch(db: Knex, q: Knex.QueryBuilder, companyId: number, term: string, messages: MessageSearch | undefined): void {
-  const plus = isPostgres(db) ? '' : '+';
+  const contacts = contactsMatching(db, companyId, term);
   q.where((w) => {
-    w.whereRaw(`${plus}?? in ?`, ['tickets.contactId', contactsMatching(db, companyId, term)]);
+    if (!isPostgres(db)) w.whereRaw('+?? in ?', ['tickets.contactId', contacts]);
+    else if (messages?.ticketIds) w.whereRaw('?? = any(array(?))', ['tickets.contactId', contacts]);
+    else w.whereRaw('?? in ?', ['tickets.contactId', contacts]);
     if (messages) whereHasMessage(db, w, messages);
   });
 }
@@ -183,7 +194,8 @@ export async function listTickets(db: Knex, viewer: TicketViewer, query: ListTic
     return { tickets: page, count: Math.min(count, TICKETS_COUNT_CAP), hasMore: count > offset + TICKETS_PAGE_SIZE };
   }
   const messages = [...term].length >= MESSAGE_SEARCH_MIN ? await messageSearch(db, viewer.user.companyId, term) : undefined;
-  const rows = (await newestFirst(ticketsQuery(db, viewer, query, timeZone, messages).select('tickets.id')).limit(offset + TICKETS_PAGE_SIZE + 1)) as { id: number }[];
+  // A search is the heavy read of a list: off the event loop where the database allows it.
+  const rows = await readRows<{ id: number }>(db, newestFirst(ticketsQuery(db, viewer, query, timeZone, messages).select('tickets.id')).limit(offset + TICKETS_PAGE_SIZE + 1));
   return {
     tickets: await ticketViewsOf(db, viewer.user.companyId, rows.slice(offset, offset + TICKETS_PAGE_SIZE).map((r) => r.id)),
     count: Math.min(rows.length, TICKETS_COUNT_CAP),

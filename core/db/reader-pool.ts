@@ -1,0 +1,158 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type { Knex } from 'knex';
+import { SqliteDriver } from './sqlite-driver.js';
+
+const require = createRequire(import.meta.url);
+
+/** Two cores: one reader each, the main thread writing between them. */
+export const SQLITE_READERS = 2;
+
+/** Prepared statements a reader keeps (heavy reads are few distinct shapes). */
+const STATEMENTS_KEPT = 100;
+
+/**
+ * A reader thread: its own read-only connection on the WAL database, answering the rows of the SQL
+ * it is sent. Plain CommonJS evaluated as a string, so it runs the same from the sources (tests)
+ * and from the build, with no loader for TypeScript.
+ */
+const READER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.filename, { readonly: true, fileMustExist: true });
+db.pragma('busy_timeout = 5000');
+const statements = new Map();
+function prepared(sql) {
+  let statement = statements.get(sql);
+  if (!statement) {
+    if (statements.size >= workerData.kept) statements.delete(statements.keys().next().value);
+    statement = db.prepare(sql);
+    statements.set(sql, statement);
+  }
+  return statement;
+}
+parentPort.on('message', ({ id, sql, bindings }) => {
+  try {
+    parentPort.postMessage({ id, rows: prepared(sql).all(bindings) });
+  } catch (err) {
+    parentPort.postMessage({ id, error: { message: err.message, code: err.code } });
+  }
+});
+`;
+
+/** The file the main thread loaded the driver from (sqlite-driver.ts picks the build this Node needs): the readers load the same. */
+function driverFile(): string {
+  const loaded = Object.values(require.cache).find((module) => module?.exports === SqliteDriver);
+  if (!loaded) throw new Error('the SQLite driver module is not loaded');
+  return loaded.filename;
+}
+
+interface Pending {
+  resolve(rows: unknown[]): void;
+  reject(err: Error): void;
+}
+
+class Reader {
+  readonly worker: Worker;
+  readonly pending = new Map<number, Pending>();
+
+  constructor(filename: string, onExit: (reader: Reader) => void) {
+    this.worker = new Worker(READER_SOURCE, { eval: true, workerData: { filename, driver: driverFile(), kept: STATEMENTS_KEPT } });
+    // A reader never keeps the process alive: shutdown closes them, and an exit without it must not hang.
+    this.worker.unref();
+    this.worker.on('message', (answer: { id: number; rows?: unknown[]; error?: { message: string; code?: string } }) => {
+      const request = this.pending.get(answer.id);
+      this.pending.delete(answer.id);
+      if (!answer.error) request?.resolve(answer.rows!);
+      else request?.reject(Object.assign(new Error(answer.error.message), { code: answer.error.code }));
+    });
+    this.worker.on('error', (err) => this.fail(err));
+    this.worker.on('exit', () => {
+      this.fail(new Error('SQLite reader thread exited'));
+      onExit(this);
+    });
+  }
+
+  private fail(err: Error): void {
+    for (const request of this.pending.values()) request.reject(err);
+    this.pending.clear();
+  }
+}
+
+/**
+ * Reader threads on a SQLite file, started at the first read: a heavy read (a search, a dashboard
+ * period) runs on one of them, so the event loop keeps serving sockets, lists and inbound messages
+ * meanwhile. Each read goes to the reader with the fewest in flight.
+ */
+export class ReaderPool {
+  private readers: Reader[] = [];
+  private nextId = 0;
+  private closed = false;
+
+  constructor(
+    private readonly filename: string,
+    private readonly size = SQLITE_READERS,
+  ) {}
+
+  read(sql: string, bindings: readonly unknown[]): Promise<unknown[]> {
+    if (this.closed) return Promise.reject(new Error('the SQLite readers are closed'));
+    const reader = this.leastBusy();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      reader.pending.set(id, { resolve, reject });
+      reader.worker.postMessage({ id, sql, bindings });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const readers = this.readers;
+    this.readers = [];
+    await Promise.all(readers.map((reader) => reader.worker.terminate()));
+  }
+
+  private leastBusy(): Reader {
+    if (this.readers.length < this.size) {
+      const reader = new Reader(this.filename, (gone) => (this.readers = this.readers.filter((r) => r !== gone)));
+      this.readers.push(reader);
+      return reader;
+    }
+    return this.readers.reduce((best, reader) => (reader.pending.size < best.pending.size ? reader : best));
+  }
+}
+
+const pools = new WeakMap<Knex, ReaderPool>();
+
+/**
+ * Gives `db` (knex on a SQLite file) reader threads for readRows. An in-memory database has no file
+ * for another connection to open: its reads stay on its connection.
+ */
+export function attachReaderPool(db: Knex, filename: string): void {
+  if (filename === ':memory:' || filename === '') return;
+  pools.set(db, new ReaderPool(filename));
+}
+
+/** Stops the reader threads of `db`, if it has any (shutdown, before the database closes). */
+export async function closeReaderPool(db: Knex): Promise<void> {
+  await pools.get(db)?.close();
+}
+
+/** What better-sqlite3 binds, as knex's dialect formats it: dates as epoch milliseconds, booleans as 0 or 1. */
+function sqliteBinding(value: unknown): unknown {
+  if (value instanceof Date) return value.valueOf();
+  if (typeof value === 'boolean') return Number(value);
+  return value;
+}
+
+/**
+ * The rows of a read-only query, like `await query`, but on a reader thread when `db` has them
+ * (SQLite on a file; never inside a transaction, which must see its own writes). Columns come back
+ * through the same mappers as any query.
+ */
+export async function readRows<T>(db: Knex, query: Knex.QueryBuilder): Promise<T[]> {
+  const pool = pools.get(db);
+  if (!pool) return (await query) as T[];
+  const { sql, bindings } = query.toSQL().toNative();
+  const rows = await pool.read(sql, bindings.map(sqliteBinding));
+  return (db.client as Knex.Client & { postProcessResponse(rows: unknown, context: unknown): T[] }).postProcessResponse(rows, undefined);
+}

@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase, type Database } from '../../core/db/database.js';
+import { closeReaderPool, readRows } from '../../core/db/reader-pool.js';
+
+// Reads on reader threads of a SQLite file, against the same rows the main connection wrote.
+const dir = mkdtempSync(path.join(tmpdir(), 'atende-readers-'));
+let db: Database;
+beforeAll(async () => {
+  db = createDatabase({ client: 'sqlite', filename: path.join(dir, 'readers.sqlite') });
+  await db.schema.createTable('notes', (t) => {
+    t.increments('id');
+    t.string('body_text').notNullable();
+    t.boolean('done').notNullable();
+  });
+});
+afterAll(async () => {
+  await closeReaderPool(db);
+  await db.destroy();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('SQLite reader threads', () => {
+  it('answer the rows a query on the main connection answers, camelCased, with every write committed before', async () => {
+    await db('notes').insert([
+      { bodyText: 'first', done: false },
+      { bodyText: 'second', done: true },
+    ]);
+    const query = () => db('notes').where('done', true).orWhere('bodyText', 'like', 'f%').orderBy('id').select('id', 'bodyText');
+    expect(await readRows(db, query())).toEqual(await query());
+    expect(await readRows(db, query())).toEqual([
+      { id: 1, bodyText: 'first' },
+      { id: 2, bodyText: 'second' },
+    ]);
+    await db('notes').where('id', 1).delete();
+    expect(await readRows(db, query())).toEqual([{ id: 2, bodyText: 'second' }]);
+  });
+
+  it('run on a connection of their own, read-only, and reject what fails', async () => {
+    await expect(readRows(db, db('notes').insert({ bodyText: 'x', done: false }).returning('id'))).rejects.toThrow(/readonly/);
+    await expect(readRows(db, db('missing').select('id'))).rejects.toThrow(/no such table/);
+    // Still serving after the failures.
+    expect(await readRows(db, db('notes').count({ total: '*' }))).toEqual([{ total: 1 }]);
+  });
+
+  it('an in-memory database reads on its own connection', async () => {
+    const memory = createDatabase({ client: 'sqlite', filename: ':memory:' });
+    try {
+      await memory.schema.createTable('items', (t) => t.increments('id'));
+      await memory('items').insert({});
+      expect(await readRows(memory, memory('items').select('id'))).toEqual([{ id: 1 }]);
+    } finally {
+      await closeReaderPool(memory);
+      await memory.destroy();
+    }
+  });
+
+  it('closed, they refuse reads; the process is not held', async () => {
+    const other = createDatabase({ client: 'sqlite', filename: path.join(dir, 'closed.sqlite') });
+    await other.schema.createTable('items', (t) => t.increments('id'));
+    expect(await readRows(other, other('items').select('id'))).toEqual([]);
+    await closeReaderPool(other);
+    await expect(readRows(other, other('items').select('id'))).rejects.toThrow(/closed/);
+    await other.destroy();
+  });
+});
