@@ -191,9 +191,9 @@ async function inboundJob({ url, adminToken, agentToken, companyId, connectionId
     pending.add(request);
     void request.finally(() => pending.delete(request));
   };
-  /** Waits until every message sent arrived, or nothing arrived for 15 s. */
+  /** Waits until every message sent arrived, or nothing arrived for 30 s. */
   const drain = async () => {
-    while (sentAt.size > 0) if (!(await frame(15_000))) break;
+    while (sentAt.size > 0) if (!(await frame(30_000))) break;
     await Promise.all(pending);
   };
 
@@ -211,7 +211,8 @@ async function inboundJob({ url, adminToken, agentToken, companyId, connectionId
       while (seq - firstSeq < phase.messages && now() - started < phase.maxMs) {
         const n = Math.min(phase.batch, phase.messages - (seq - firstSeq));
         if (inFlight + n > phase.window) {
-          if (!(await frame(10_000))) break;
+          // A pipeline that stalls this long has stopped: the phase ends and says what never arrived.
+          if (!(await frame(30_000))) break;
           continue;
         }
         post(n, customer);
