@@ -1,6 +1,8 @@
 import { wallClock } from '../core/time/zoned-time.js';
 import { ADMIN_EMAIL } from './dataset.js';
-import { httpFigures, login, onEachDatabase, type Figures, type HttpRequest } from './pipeline.js';
+import type { Figures } from './figures.js';
+import { httpFigures, type HttpRequest } from './http-bench.js';
+import { login, onEachDatabase } from './on-database.js';
 
 /**
  * The admin dashboard on the dataset of bench-dataset.md (100,000 attendances over six months):
@@ -17,12 +19,11 @@ function addDays(day: string, n: number): string {
 }
 
 export function dashboardBench(): Promise<Figures> {
-  return onEachDatabase(async (atende) => {
-    const url = atende.server.url;
+  return onEachDatabase(async (url) => {
     const admin = await login(url, ADMIN_EMAIL);
     const today = wallClock(new Date(), TIME_ZONE).slice(0, 10);
     const range = (days: number) => `initialDate=${addDays(today, 1 - days)}&finalDate=${today}`;
-    const common = { token: admin, count: 100, maxMs: 60_000, budget: 'p95 < 50', whaticket: '' };
+    const common = { token: admin, count: 100, maxMs: 30_000, budget: { p95: 50 } };
     const requests: HttpRequest[] = [
       ...[7, 30, 90].map((days) => ({ label: `dashboard, ${days} days`, path: `/api/dashboard?days=${days}`, ...common })),
       { label: 'ticketsUsers, 30 days', path: `/api/dashboard/ticketsUsers?${range(30)}`, ...common },

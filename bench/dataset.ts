@@ -32,7 +32,13 @@ const CACHE_DIR = path.join(ROOT, '.tmp', 'bench');
 /** Bump when the rows change in a way the source hash below would not see. */
 const DATASET_VERSION = 1;
 
-export const COUNTS = { contacts: 20_000, tickets: 100_000, messages: 1_000_000, connections: 5 } as const;
+/**
+ * ATENDE_BENCH_SCALE multiplies the messages only (0.1, 1 or 10; 1 by default): tickets, contacts
+ * and the share of messages holding the search word stay, so a search's cost can be seen against
+ * the number of messages. Each scale is a dataset of its own.
+ */
+export const SCALE = benchScale(process.env.ATENDE_BENCH_SCALE);
+export const COUNTS = { contacts: 20_000, tickets: 100_000, messages: Math.round(1_000_000 * SCALE), connections: 5 } as const;
 /** The lowest-id open ticket, given exactly the first 200 messages (request d). */
 export const T200 = 21;
 export const PASSWORD = '123456';
@@ -73,6 +79,12 @@ const LAST = (
   'Melo Barros Duarte Miranda Tavares Peixoto Queiroz Sales Xavier Brito Siqueira Macedo Fonseca Bezerra'
 ).split(' ');
 
+function benchScale(raw: string | undefined): number {
+  const scale = Number(raw ?? 1);
+  if (!Number.isFinite(scale) || scale < 0.001 || scale > 100) throw new Error(`ATENDE_BENCH_SCALE must be a number such as 0.1, 1 or 10 (got ${raw})`);
+  return scale;
+}
+
 /** h(s): the first 8 hex digits of md5(s) as an unsigned 32-bit integer. */
 function h(s: string): number {
   return parseInt(hash('md5', s).slice(0, 8), 16);
@@ -110,6 +122,8 @@ export interface DatasetMeta {
   /** The paired simulator connection with only the first queue. */
   inboundConnectionId: number;
   tagIds: number[];
+  /** How many messages the dataset holds (ATENDE_BENCH_SCALE × 1,000,000). */
+  messages: number;
   buildSeconds: number;
 }
 
@@ -358,15 +372,16 @@ async function writeRows(writer: BulkWriter, ids: Ids, t0: number): Promise<void
   await flush(MESSAGES, true);
 }
 
-/** A hash of what the dataset depends on: this file, the migrations and the version. */
+/** A hash of what the dataset depends on: this file, the migrations, the version and the scale (readable at its end). */
 function datasetKey(): string {
   const migrations = path.join(ROOT, 'migrations');
   const sources = readdirSync(migrations)
     .filter((f) => f.endsWith('.ts'))
     .sort()
     .map((f) => f + readFileSync(path.join(migrations, f), 'utf8'));
-  sources.push(readFileSync(fileURLToPath(import.meta.url), 'utf8'), String(DATASET_VERSION));
-  return hash('md5', sources.join('\0')).slice(0, 10);
+  sources.push(readFileSync(fileURLToPath(import.meta.url), 'utf8'), String(DATASET_VERSION), String(SCALE));
+  const key = hash('md5', sources.join('\0')).slice(0, 10);
+  return SCALE === 1 ? key : `${key}_x${String(SCALE).replace('.', '_')}`;
 }
 
 /**
@@ -475,9 +490,48 @@ async function saveMeta(run: (sql: string, params: unknown[]) => Promise<unknown
     connectionIds: stored.connectionIds,
     inboundConnectionId: stored.inboundConnectionId,
     tagIds: stored.tagIds,
+    messages: COUNTS.messages,
     buildSeconds: extra.buildSeconds,
   };
   await run('UPDATE bench_dataset SET meta = $1', [JSON.stringify(meta)]);
+}
+
+/* ------------------------------------------------- what this run made */
+
+/**
+ * The files and databases this process made (run copies, a build in progress), each with how to
+ * remove it: removed when done, on failure, and on Ctrl-C or SIGTERM. Nothing else is touched.
+ */
+const made = new Map<string, () => Promise<void> | void>();
+
+async function removeMade(): Promise<void> {
+  for (const [what, remove] of [...made]) {
+    made.delete(what);
+    await Promise.resolve(remove()).catch((err: unknown) => console.error(`could not remove ${what}: ${String(err)}`));
+  }
+}
+
+function onSignal(signal: NodeJS.Signals): void {
+  process.removeListener('SIGINT', onSignal);
+  process.removeListener('SIGTERM', onSignal);
+  // Removed, then the signal again with its default action: the process ends as it was asked to.
+  void removeMade().finally(() => process.kill(process.pid, signal));
+}
+
+/** Registers `what` as made by this run; the answer removes it (once). */
+function track(what: string, remove: () => Promise<void> | void): () => Promise<void> {
+  if (!process.listeners('SIGINT').includes(onSignal)) {
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  }
+  made.set(what, remove);
+  return async () => {
+    if (made.delete(what)) await remove();
+  };
+}
+
+function removeSqlite(file: string): void {
+  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(file + suffix, { force: true });
 }
 
 /* ------------------------------------------------------------------ SQLite */
@@ -486,10 +540,15 @@ async function buildSqlite(file: string, log: (line: string) => void): Promise<v
   const started = performance.now();
   const clock = startClock();
   const work = path.join(path.dirname(file), `build-${process.pid}`);
-  const building = `${file}.building`;
+  // Per process: another checkout may be building the same dataset at the same time.
+  const building = `${file}.building-${process.pid}`;
   rmSync(work, { recursive: true, force: true });
-  rmSync(building, { force: true });
+  removeSqlite(building);
   mkdirSync(work, { recursive: true });
+  const abandon = track(building, () => {
+    removeSqlite(building);
+    rmSync(work, { recursive: true, force: true });
+  });
   const ids = await seedPeople(building, work);
   log(`people, queues and connections created: ${elapsed(clock)}`);
 
@@ -535,7 +594,7 @@ async function buildSqlite(file: string, log: (line: string) => void): Promise<v
     db.close();
   }
   renameSync(building, file);
-  rmSync(work, { recursive: true, force: true });
+  await abandon();
 }
 
 async function sqliteDataset(log: (line: string) => void): Promise<BenchDatabase> {
@@ -545,6 +604,7 @@ async function sqliteDataset(log: (line: string) => void): Promise<BenchDatabase
   // Datasets of other schemas stay: another checkout may still use them.
   if (built) await buildSqlite(file, log);
   const copy = path.join(CACHE_DIR, `run-${process.pid}.sqlite`);
+  const release = track(copy, () => removeSqlite(copy));
   copyFileSync(file, copy);
   const db = new SqliteDriver(copy, { readonly: true });
   const meta = JSON.parse((db.prepare('SELECT meta FROM bench_dataset').get() as { meta: string }).meta) as DatasetMeta;
@@ -554,9 +614,7 @@ async function sqliteDataset(log: (line: string) => void): Promise<BenchDatabase
     databaseUrl: copy,
     meta,
     built,
-    async release() {
-      for (const suffix of ['', '-wal', '-shm']) rmSync(copy + suffix, { force: true });
-    },
+    release,
   };
 }
 
@@ -581,11 +639,12 @@ async function onServer<T>(url: string, run: (client: pg.Client) => Promise<T>):
 async function buildPostgres(serverUrl: string, name: string, log: (line: string) => void): Promise<void> {
   const started = performance.now();
   const clock = startClock();
-  const building = `${name}_building`;
-  await onServer(serverUrl, async (c) => {
-    await c.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
-    await c.query(`CREATE DATABASE ${building}`);
-  });
+  // Per process: another checkout may be building the same dataset at the same time.
+  const building = `${name}_building_${process.pid}`;
+  const dropBuilding = () => onServer(serverUrl, async (c) => void (await c.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`)));
+  await dropBuilding();
+  const abandon = track(building, dropBuilding);
+  await onServer(serverUrl, (c) => c.query(`CREATE DATABASE ${building}`));
   const work = path.join(CACHE_DIR, `build-${process.pid}`);
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
@@ -625,7 +684,10 @@ async function buildPostgres(serverUrl: string, name: string, log: (line: string
       { t0, buildSeconds: Math.round((performance.now() - started) / 1000) },
     );
   });
-  await onServer(serverUrl, (c) => c.query(`ALTER DATABASE ${building} RENAME TO ${name}`));
+  const renamed = await onServer(serverUrl, (c) => c.query(`ALTER DATABASE ${building} RENAME TO ${name}`).then(() => true, () => false));
+  // Not renamed: another process finished the same dataset first, and that one serves.
+  if (renamed) made.delete(building);
+  else await abandon();
 }
 
 async function postgresDataset(serverUrl: string, log: (line: string) => void): Promise<BenchDatabase> {
@@ -635,10 +697,11 @@ async function postgresDataset(serverUrl: string, log: (line: string) => void): 
   // Only what this run made is dropped: datasets of other schemas may serve another checkout.
   if (built) await buildPostgres(serverUrl, name, log);
   const copy = `atende_bench_run_${process.pid}`;
-  await onServer(serverUrl, async (c) => {
-    await c.query(`DROP DATABASE IF EXISTS ${copy} WITH (FORCE)`);
-    await c.query(`CREATE DATABASE ${copy} TEMPLATE ${name}`);
-  });
+  const dropCopy = () => onServer(serverUrl, async (c) => void (await c.query(`DROP DATABASE IF EXISTS ${copy} WITH (FORCE)`)));
+  // A copy of this name is this process's: left by an earlier process of the same id that was killed.
+  await dropCopy();
+  const release = track(copy, dropCopy);
+  await onServer(serverUrl, (c) => c.query(`CREATE DATABASE ${copy} TEMPLATE ${name}`));
   const databaseUrl = withDatabase(serverUrl, copy);
   const meta = await onServer(databaseUrl, async (c) => JSON.parse((await c.query<{ meta: string }>('SELECT meta FROM bench_dataset')).rows[0]!.meta) as DatasetMeta);
   return {
@@ -646,7 +709,7 @@ async function postgresDataset(serverUrl: string, log: (line: string) => void): 
     databaseUrl,
     meta,
     built,
-    release: () => onServer(serverUrl, async (c) => void (await c.query(`DROP DATABASE IF EXISTS ${copy} WITH (FORCE)`))),
+    release,
   };
 }
 

@@ -9,6 +9,7 @@ import { Company } from '../../core/modules/companies/company.model.js';
 import { Queue } from '../../core/modules/queues/queue.model.js';
 import { User } from '../../core/modules/users/user.model.js';
 import { Whatsapp } from '../../core/modules/whatsapp/whatsapp.model.js';
+import { Message } from '../../core/modules/messages/message.model.js';
 import { DEMO_COMPANY, seedDemo } from '../../core/demo/demo.js';
 import type { NormalizedMessage } from '../../core/channels/driver.js';
 
@@ -135,6 +136,67 @@ describe('the simulator test API', () => {
     const res = await server.call('POST', `/api/simulator/${id}/inbound`, { token: t.adminToken, body });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: 'ERR_VALIDATION', message });
+  });
+
+  describe('an array of messages', () => {
+    /** Messages of the company with these ids, as stored, in storing order. */
+    const stored = (wids: string[]) =>
+      Message.query(server.atende.container.db).where({ companyId: t.companyId }).whereIn('wid', wids).orderBy('id').select('wid', 'remoteJid', 'body');
+
+    it('100 messages from 10 numbers: 201 once all are journaled, each stored once, every chat in order', async () => {
+      const batch = Array.from({ length: 100 }, (_, k) => ({
+        id: `BATCH-${String(k).padStart(3, '0')}`,
+        from: `55119876500${String(k % 10).padStart(2, '0')}`,
+        name: `Customer ${k % 10}`,
+        body: `message ${k}`,
+      }));
+      const res = await server.call('POST', `/api/simulator/${id}/inbound`, { token: t.adminToken, body: batch });
+      expect(res.status).toBe(201);
+      const messages = res.body.messages as NormalizedMessage[];
+      expect(messages.map((m) => m.id)).toEqual(batch.map((m) => m.id));
+      expect(messages[3]).toMatchObject({ chatId: '5511987650003', from: { number: '5511987650003', name: 'Customer 3' }, body: 'message 3' });
+
+      const wids = batch.map((m) => m.id);
+      const rows = await until(async () => {
+        const found = await stored(wids);
+        return found.length >= 100 ? found : undefined;
+      }, 10_000);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await stored(wids)).toHaveLength(100);
+      expect(new Set(rows.map((r) => r.wid)).size).toBe(100);
+      for (let chat = 0; chat < 10; chat += 1) {
+        const number = `55119876500${String(chat).padStart(2, '0')}`;
+        const sent = batch.filter((m) => m.from === number).map((m) => m.id);
+        expect(rows.filter((r) => r.remoteJid === number).map((r) => r.wid)).toEqual(sent);
+      }
+      expect(received.filter((e) => wids.includes(e.payload.message.id))).toHaveLength(100);
+    });
+
+    it('one invalid item: 400 naming it, and nothing of the array is taken', async () => {
+      const batch = [
+        { id: 'BAD-BATCH-1', from: '5511987651111', name: 'Ana', body: 'first' },
+        { id: 'BAD-BATCH-2', from: '123', name: 'Ana', body: 'second' },
+        { id: 'BAD-BATCH-3', from: '5511987651111', name: 'Ana', body: 'third' },
+      ];
+      const res = await server.call('POST', `/api/simulator/${id}/inbound`, { token: t.adminToken, body: batch });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ error: 'ERR_VALIDATION', message: '1.from: Must be a phone number of 8 to 15 digits' });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(received.filter((e) => e.payload.message.id.startsWith('BAD-BATCH-'))).toEqual([]);
+      expect(await stored(batch.map((m) => m.id))).toEqual([]);
+    });
+
+    it('more than 1,000 messages: 400 ERR_SIMULATOR_TOO_MANY_MESSAGES, nothing taken; an empty array: 400', async () => {
+      const batch = Array.from({ length: 1001 }, (_, k) => ({ id: `HUGE-${k}`, from: '5511987652222', name: 'Bia', body: `m${k}` }));
+      const res = await server.call('POST', `/api/simulator/${id}/inbound`, { token: t.adminToken, body: batch });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe('ERR_SIMULATOR_TOO_MANY_MESSAGES');
+      const empty = await server.call('POST', `/api/simulator/${id}/inbound`, { token: t.adminToken, body: [] });
+      expect(empty.status).toBe(400);
+      expect(empty.body).toMatchObject({ error: 'ERR_VALIDATION', message: 'Must hold at least one message' });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(received.filter((e) => e.payload.message.id.startsWith('HUGE-'))).toEqual([]);
+    });
   });
 
   it('scanning a connection that shows no QR code: 409 ERR_SIMULATOR_NO_QRCODE', async () => {

@@ -3,10 +3,26 @@ import type { Container } from '../../container.js';
 import type { AppRouter, AppState } from '../../http/context.js';
 import { requireAdmin, requireAuth } from '../../http/auth.middleware.js';
 import { routeId, validate } from '../../http/validate.js';
-import { inboundSchema, limitSchema, scanSchema } from './simulator.schema.js';
+import { INBOUND_BATCH_MAX, inboundBatchSchema, inboundSchema, limitSchema, scanSchema, type InboundBody } from './simulator.schema.js';
+import type { InboundInput } from './simulator.js';
+import { ValidationError } from '../../errors.js';
 import { ErrorCode } from '../../contract/error-codes.js';
 
 const NOT_FOUND = ErrorCode.ERR_NO_WAPP_FOUND;
+
+function inboundInput(input: InboundBody): InboundInput {
+  return {
+    id: input.id,
+    from: input.from,
+    name: input.name,
+    body: input.body,
+    quotedId: input.quotedId,
+    media:
+      input.mediaType && input.mediaBase64
+        ? { type: input.mediaType, data: Buffer.from(input.mediaBase64, 'base64'), name: input.mediaName }
+        : undefined,
+  };
+}
 
 /**
  * The simulator's test API: what a phone (scan, unlink) and a customer (write) would do to a
@@ -25,22 +41,18 @@ export function simulatorRoutes(c: Container): AppRouter {
     ctx.body = { status: 'CONNECTED', number: await device.scan(number) };
   });
 
+  /** One message answers `{ message }`; an array of them `{ messages }`, once all are journaled. */
   router.post('/simulator/:whatsappId/inbound', ...admin, async (ctx) => {
-    const input = validate(inboundSchema, ctx.request.body);
+    const body: unknown = ctx.request.body;
+    const batch = Array.isArray(body);
+    if (batch && body.length > INBOUND_BATCH_MAX) {
+      throw new ValidationError(`At most ${INBOUND_BATCH_MAX} messages per request`, undefined, ErrorCode.ERR_SIMULATOR_TOO_MANY_MESSAGES);
+    }
+    const inputs = batch ? validate(inboundBatchSchema, body) : [validate(inboundSchema, body)];
     const device = await simulator.device(ctx.state.user, routeId(ctx.params.whatsappId, NOT_FOUND));
-    const message = await device.inbound({
-      id: input.id,
-      from: input.from,
-      name: input.name,
-      body: input.body,
-      quotedId: input.quotedId,
-      media:
-        input.mediaType && input.mediaBase64
-          ? { type: input.mediaType, data: Buffer.from(input.mediaBase64, 'base64'), name: input.mediaName }
-          : undefined,
-    });
+    const messages = await device.inboundMany(inputs.map(inboundInput));
     ctx.status = 201;
-    ctx.body = { message };
+    ctx.body = batch ? { messages } : { message: messages[0] };
   });
 
   router.get('/simulator/:whatsappId/outbox', ...admin, async (ctx) => {

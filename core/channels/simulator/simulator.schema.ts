@@ -35,6 +35,12 @@ export const inboundSchema = z
 
 export type InboundBody = z.infer<typeof inboundSchema>;
 
+/** Messages one request may carry: enough for a load generator, small enough for the 1 MB JSON limit. */
+export const INBOUND_BATCH_MAX = 1000;
+
+/** Many customers' messages at once, in the order they are received. */
+export const inboundBatchSchema = z.array(inboundSchema).min(1, 'Must hold at least one message');
+
 /** WhatsApp limits the connection's reach (active) or lifts the limit; `until` when it says when it ends. */
 export const limitSchema = z.object({
   active: z.boolean({ error: 'Must be true or false' }),

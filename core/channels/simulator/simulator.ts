@@ -266,9 +266,33 @@ export class SimulatorDriver implements ChannelDriver {
 
   /** A customer writes. A repeated id is delivered again as it is: a provider replay. */
   async inbound(input: InboundInput): Promise<NormalizedMessage> {
+    const [message] = await this.inboundMany([input]);
+    return message!;
+  }
+
+  /**
+   * Customers write, many messages at once: every number is checked before anything is saved, the
+   * messages are handed over in the given order (so each chat keeps its order) and the answer waits
+   * until every one is journaled: then, as for a real provider, they count as received.
+   */
+  async inboundMany(inputs: InboundInput[]): Promise<NormalizedMessage[]> {
     this.assertConnected();
-    const number = simulatedNumber(input.from);
-    if (!number) throw new AppError(ErrorCode.ERR_WAPP_INVALID_CONTACT, 400, 'Not a valid WhatsApp number');
+    const numbers = inputs.map((input) => {
+      const number = simulatedNumber(input.from);
+      if (!number) throw new AppError(ErrorCode.ERR_WAPP_INVALID_CONTACT, 400, 'Not a valid WhatsApp number');
+      return number;
+    });
+    const messages: NormalizedMessage[] = [];
+    for (const [k, input] of inputs.entries()) messages.push(await this.received(input, numbers[k]!));
+    // Saving media took a moment: the session may have closed meanwhile.
+    this.assertConnected();
+    // Emitted one after another without waiting between them: each is queued in this order at once.
+    await Promise.all(messages.map((message) => this.ctx.emit({ type: 'message', message })));
+    return messages;
+  }
+
+  /** The message as the provider reports it, its media saved first. */
+  private async received(input: InboundInput, number: string): Promise<NormalizedMessage> {
     const message: NormalizedMessage = {
       id: input.id ?? messageId(),
       chatId: number,
@@ -291,10 +315,6 @@ export class SimulatorDriver implements ChannelDriver {
         size: stored.size,
       };
     }
-    // Saving the media took a moment: the session may have closed meanwhile.
-    this.assertConnected();
-    // Answered once the message is journaled: then, as for a real provider, it counts as received.
-    await this.ctx.emit({ type: 'message', message });
     return message;
   }
 

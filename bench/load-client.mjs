@@ -1,0 +1,268 @@
+// The load generator (plain JS, run with node, no loader): a process of its own, so that neither
+// its clients' work nor its timestamps queue behind the server's event loop. It takes one job over
+// the IPC channel, answers its figures and exits.
+//   http:    each request by 1 and by 10 concurrent keep-alive clients; every duration (ms).
+//   inbound: arrays of customers' messages posted to the simulator API, and the agent's socket;
+//            per message its send time and the time its frame arrived, on this process's clock.
+import http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import WebSocket from 'ws';
+
+const now = () => performance.timeOrigin + performance.now();
+
+/** One HTTP exchange on `agent`; resolves with its status and text. */
+function exchange(agent, url, { method = 'GET', path, token, body }) {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  const headers = { ...(token && { Authorization: `Bearer ${token}` }), ...(payload !== undefined && { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) }) };
+  return new Promise((resolve, reject) => {
+    const req = http.request(url + path, { method, headers, agent }, (res) => {
+      const chunks = [];
+      res.on('data', (chunk) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString() }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** `count` requests (or as many as fit in `maxMs`) by `clients` loops, each on its own kept-alive connection. */
+async function load(url, request, clients) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
+  // Warm-up: each client's connection open, the server's caches and JIT warm.
+  await Promise.all(Array.from({ length: clients }, () => exchange(agent, url, request)));
+  for (let k = 0; k < 5; k += 1) await exchange(agent, url, request);
+  const durations = [];
+  let failures = 0;
+  let sample = '';
+  let last;
+  let issued = 0;
+  const total = request.count * (clients > 1 ? 2 : 1);
+  const started = performance.now();
+  const deadline = started + request.maxMs;
+  const client = async () => {
+    while (issued < total && performance.now() < deadline) {
+      issued += 1;
+      const at = performance.now();
+      const res = await exchange(agent, url, request);
+      durations.push(performance.now() - at);
+      if (res.status >= 300) {
+        failures += 1;
+        sample = `${res.status} ${res.text.slice(0, 200)}`;
+      }
+      last = res.text;
+    }
+  };
+  await Promise.all(Array.from({ length: clients }, client));
+  const seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+  let count = null;
+  try {
+    const answer = JSON.parse(last);
+    count = answer.count ?? answer.tickets?.length ?? answer.messages?.length ?? null;
+  } catch {
+    // not JSON
+  }
+  return { clients, durations, seconds, failures, sample, count };
+}
+
+async function httpJob({ url, requests, clients }) {
+  const results = [];
+  for (const request of requests) {
+    const runs = [];
+    for (const c of clients) runs.push(await load(url, request, c));
+    results.push({ label: request.label, runs });
+  }
+  return results;
+}
+
+/**
+ * The agent's browser tab: one socket; `onFrame(key, at)` for each frame showing a bench message,
+ * by its wid (appMessage create) or, when its ticket only then entered the agent's queue, by
+ * "number|body" (the ticket update carrying it as last message).
+ */
+function agentSocket(url, token, companyId, prefix, onFrame) {
+  const ws = new WebSocket(`${url.replace('http', 'ws')}/ws?token=${token}`);
+  ws.on('message', (raw) => {
+    const at = now();
+    const { channel, data } = JSON.parse(raw.toString());
+    if (channel === `company-${companyId}-appMessage` && data?.action === 'create') {
+      const wid = data.message?.wid;
+      if (typeof wid === 'string' && wid.startsWith(prefix)) onFrame(wid, at);
+    } else if (channel === `company-${companyId}-ticket` && data?.action === 'update' && data.ticket?.contact) {
+      onFrame(`${data.ticket.contact.number}|${data.ticket.lastMessage}`, at);
+    }
+  });
+  return new Promise((resolve, reject) => {
+    ws.once('open', () => resolve(ws));
+    ws.once('error', reject);
+  });
+}
+
+/**
+ * Inbound: phases of customers' messages posted as arrays to the simulator API. A message is in
+ * flight from the moment its array is written to the socket (or, paced, from when it was due, if
+ * that is earlier) until its frame reaches the agent's socket; the in-flight count is integrated
+ * over time, independently of which frame matched which message, so Little's law checks the pairing.
+ */
+async function inboundJob({ url, adminToken, agentToken, companyId, connectionId, prefix, bodies, phases }) {
+  const sentAt = new Map();
+  /** "number|body" → wid, and each customer's messages not yet shown, oldest first. */
+  const byContent = new Map();
+  const unseen = new Map();
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  let inFlight = 0;
+  let area = 0;
+  let lastChange = now();
+  const move = (at, delta) => {
+    area += inFlight * (at - lastChange);
+    lastChange = at;
+    inFlight += delta;
+  };
+  let latencies = [];
+  let lastFrame = 0;
+  let wake;
+  const shown = (wid, at) => {
+    const sent = sentAt.get(wid);
+    if (sent === undefined) return;
+    sentAt.delete(wid);
+    move(at, -1);
+    latencies.push(at - sent);
+    lastFrame = at;
+  };
+  const ws = await agentSocket(url, agentToken, companyId, prefix, (key, at) => {
+    if (sentAt.has(key)) shown(key, at);
+    else {
+      const wid = byContent.get(key);
+      if (wid === undefined) return;
+      // A ticket update shows its last message, and so the customer's earlier ones it carries
+      // (a ticket new to the agent gets no message frames; several messages may land in one update).
+      const from = key.slice(0, key.indexOf('|'));
+      const queue = unseen.get(from) ?? [];
+      const upTo = queue.indexOf(wid);
+      for (const earlier of queue.splice(0, upTo + 1)) shown(earlier, at);
+    }
+    wake?.();
+  });
+  const frame = (timeoutMs) =>
+    new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      wake = () => {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve(true);
+      };
+    });
+
+  let seq = 0;
+  let httpFailures = 0;
+  let httpSample = '';
+  const pending = new Set();
+  /** Posts `n` messages from customers `customer(k)` as one array, in flight from `at` (now when absent). */
+  const post = (n, customer, at) => {
+    const batch = [];
+    for (let k = 0; k < n; k += 1) {
+      const wid = `${prefix}${String(seq).padStart(8, '0')}`;
+      // Landline-style numbers (55 11 3…): none of the dataset's contacts has one.
+      const c = customer(seq);
+      const from = `55113${String(c).padStart(7, '0')}`;
+      const body = bodies[seq % bodies.length] + ` #${seq}`;
+      seq += 1;
+      byContent.set(`${from}|${body}`, wid);
+      if (!unseen.has(from)) unseen.set(from, []);
+      unseen.get(from).push(wid);
+      batch.push({ id: wid, from, name: `Cliente Bench ${c}`, body });
+    }
+    const sent = Math.min(at ?? Infinity, now());
+    for (const m of batch) sentAt.set(m.id, sent);
+    move(sent, n);
+    const request = exchange(agent, url, { method: 'POST', path: `/api/simulator/${connectionId}/inbound`, token: adminToken, body: batch }).then(
+      (res) => {
+        if (res.status !== 201) {
+          httpFailures += 1;
+          httpSample = `${res.status} ${res.text.slice(0, 200)}`;
+        }
+      },
+      (err) => {
+        httpFailures += 1;
+        httpSample = err.message;
+      },
+    );
+    pending.add(request);
+    void request.finally(() => pending.delete(request));
+  };
+  /** Waits until every message sent arrived, or nothing arrived for 30 s. */
+  const drain = async () => {
+    while (sentAt.size > 0) if (!(await frame(30_000))) break;
+    await Promise.all(pending);
+  };
+
+  const results = [];
+  for (const phase of phases) {
+    latencies = [];
+    area = 0;
+    lastChange = now();
+    const firstSeq = seq;
+    const started = now();
+    const base = phase.customersFrom;
+    const customer = (s) => base + (s % phase.customers);
+    if (phase.kind === 'window') {
+      // Saturation: as many arrays as the window holds, a new one whenever room is made.
+      while (seq - firstSeq < phase.messages && now() - started < phase.maxMs) {
+        const n = Math.min(phase.batch, phase.messages - (seq - firstSeq));
+        if (inFlight + n > phase.window) {
+          // A pipeline that stalls this long has stopped: the phase ends and says what never arrived.
+          if (!(await frame(30_000))) break;
+          continue;
+        }
+        post(n, customer);
+      }
+    } else {
+      // Paced: every tick, one array with the messages due by then; each in flight from when it was due.
+      const perMs = phase.perSecond / 1000;
+      while (seq - firstSeq < phase.messages && now() - started < phase.maxMs) {
+        await sleep(phase.tickMs);
+        // Far behind: the rate is not held; offering more would only lengthen the run.
+        if (inFlight > phase.maxInFlight) break;
+        const due = Math.min(phase.messages, Math.floor((now() - started) * perMs)) - (seq - firstSeq);
+        for (let k = 0; k < due; k += phase.batch) {
+          const n = Math.min(phase.batch, due - k);
+          post(n, customer, started + (seq - firstSeq) / perMs);
+        }
+      }
+    }
+    const sendSeconds = (now() - started) / 1000;
+    await drain();
+    move(now(), 0);
+    const spanMs = Math.max(lastFrame, lastChange) - started;
+    results.push({
+      name: phase.name,
+      sent: seq - firstSeq,
+      sendSeconds,
+      delivered: latencies.length,
+      seconds: (lastFrame - started) / 1000,
+      meanInFlight: area / spanMs,
+      spanSeconds: spanMs / 1000,
+      latencies,
+      lost: sentAt.size,
+      httpFailures,
+      httpSample,
+    });
+    sentAt.clear();
+    byContent.clear();
+    unseen.clear();
+    inFlight = 0;
+  }
+  ws.close();
+  agent.destroy();
+  return results;
+}
+
+process.once('message', async (job) => {
+  try {
+    const result = job.type === 'http' ? await httpJob(job) : await inboundJob(job);
+    process.send({ type: 'result', result }, () => process.disconnect());
+  } catch (err) {
+    process.send({ type: 'error', message: err.stack ?? String(err) }, () => process.disconnect());
+  }
+});
