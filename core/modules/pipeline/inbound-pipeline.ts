@@ -28,6 +28,7 @@ import { PipelineCache } from './pipeline-cache.js';
 import { takeRatingAnswer } from './rating.js';
 import { ConversationSteps } from './steps/conversation-steps.js';
 import { TicketGraphs } from './ticket-graph.js';
+import { GroupCommit } from './group-commit.js';
 import { insertMessage, messageByWid, touchTicket } from './store-message.js';
 
 const { UniqueViolationError } = objection;
@@ -81,6 +82,12 @@ interface MediaFilled {
   filled: Message;
 }
 
+/** A message to store, with the receipt that settles its journal entry in the same transaction. */
+interface ToStore {
+  received: MessageReceived;
+  receipt: JournalReceipt;
+}
+
 function isBroadcast(chatId: string): boolean {
   return chatId === 'status' || chatId.includes('broadcast');
 }
@@ -97,7 +104,8 @@ function isEmpty(message: NormalizedMessage): boolean {
  *
  * Events of one chat (connection + chat id) are handled one at a time in the order they came, and
  * different chats side by side. The bus handler only queues the work, so a busy chat never holds
- * up the connection's other chats. A message or call read from the inbound journal settles its
+ * up the connection's other chats. The messages of many chats ready at the same moment are stored
+ * by one transaction (group commit); a message or call read from the inbound journal settles its
  * entry in the transaction that stores it; one that keeps failing is set aside by the journal and
  * the chat's next message goes on.
  */
@@ -109,6 +117,7 @@ export class InboundPipeline {
   private readonly chatbot: Chatbot;
   private readonly pictures: ProfilePictures;
   private readonly graphs: TicketGraphs;
+  private readonly commits: GroupCommit<ToStore, Stored | MediaFilled | undefined>;
 
   constructor(
     private readonly infra: Infrastructure,
@@ -126,6 +135,7 @@ export class InboundPipeline {
     this.serializer = new KeyedSerializer((err, key) => log.error({ err, chat: key }, 'inbound event not handled'));
     this.cache = new PipelineCache(infra, deps.settings);
     this.graphs = new TicketGraphs(infra.db, this.cache);
+    this.commits = new GroupCommit(infra.db, (trx, { received, receipt }) => this.store(trx, received, receipt));
     this.chatbot = new Chatbot(infra, { cache: this.cache, graphs: this.graphs, outbound: deps.outbound, events: deps.events });
     this.pictures = new ProfilePictures(infra, { sessions: deps.sessions, events: deps.events });
     this.steps = new ConversationSteps(infra, { outbound: deps.outbound, tickets: deps.tickets, events: deps.events, last: chatbotStep(this.chatbot) });
@@ -213,7 +223,7 @@ export class InboundPipeline {
    */
   private async storeOnce(received: MessageReceived, receipt: JournalReceipt): Promise<Stored | MediaFilled | undefined> {
     const outcome = (await this.wanted(received))
-      ? await this.retrying(() => this.infra.db.transaction((trx) => this.store(trx, received, receipt)))
+      ? await this.retrying(() => this.commits.submit({ received, receipt }))
       : undefined;
     if (!outcome) await this.dropMedia(received);
     return outcome;
@@ -226,8 +236,9 @@ export class InboundPipeline {
   }
 
   /**
-   * One message in one transaction: its journal entry, the replay check, the contact, the ticket
-   * (or the rating answer's closed ticket), the message and the ticket's counters. Answers
+   * One message in its transaction (shared with other chats' messages, or its own when a shared
+   * one failed): its journal entry, the replay check, the contact, the ticket (or the rating
+   * answer's closed ticket), the message and the ticket's counters. Answers
    * undefined for a replay or the echo of a message Atende sent (already stored under the same
    * provider id).
    */
@@ -283,7 +294,7 @@ export class InboundPipeline {
 
   /** After the commit: a new or renamed contact to the company, the new message and its ticket to the ticket's audience. */
   private async announce(connectionId: number, stored: Stored): Promise<void> {
-    const ticket = await this.graphs.of(stored.ticket, stored.contact, await this.cache.connection(connectionId));
+    const ticket = await this.graphs.of(stored.ticket, stored.contact, await this.cache.connection(connectionId), stored.createdTicket);
     if (stored.contactChanged) this.deps.events.contact(stored.contact, stored.contactCreated);
     if (stored.createdTicket) this.deps.events.created(ticket);
     this.deps.events.message('create', stored.message, ticket);

@@ -29,7 +29,8 @@ function rawJson(raw: unknown): string | null {
 
 /** A message of the company by the provider's id (replays, echoes, quoted messages). */
 export async function messageByWid(db: Knex, companyId: number, wid: string): Promise<Message | undefined> {
-  return Message.query(db).findOne({ companyId, wid });
+  const row = (await db('messages').where({ companyId, wid }).first()) as Record<string, unknown> | undefined;
+  return row && Message.fromDatabaseJson(row);
 }
 
 /** Stores a driver's message on a ticket; its quoted message (when known here) is attached for the view. */
@@ -39,34 +40,40 @@ export async function insertMessage(
 ): Promise<Message> {
   const { companyId, ticket, message } = input;
   const quoted = message.quotedId ? await messageByWid(db, companyId, message.quotedId) : undefined;
-  const row = await Message.query(db).insert({
-    companyId,
-    wid: message.id,
-    ticketId: ticket.id,
-    contactId: input.contactId,
-    queueId: ticket.queueId,
-    userId: null,
-    body: message.body,
-    fromMe: message.fromMe,
-    read: message.fromMe,
-    ack: message.fromMe ? 1 : 0,
-    mediaType: message.mediaType ?? null,
-    mediaPath: message.media?.path ?? null,
-    mediaName: message.media?.name ?? null,
-    mediaMime: message.media?.mimeType ?? null,
-    location: message.location ?? null,
-    vcard: message.vcard ?? null,
-    isDeleted: false,
-    isEdited: false,
-    quotedMsgId: quoted?.id ?? null,
-    remoteJid: message.chatId,
-    participant: message.isGroup && !message.fromMe ? message.from.number : null,
-    dataJson: rawJson(message.raw),
-    sendStatus: 'received',
-    sendError: null,
-    sendAttempts: 0,
-    createdAt: message.timestamp,
-  });
+  const now = new Date().toISOString();
+  // Plain knex: this runs for every inbound message, and the row comes back as written.
+  const [written] = (await db('messages')
+    .insert({
+      companyId,
+      wid: message.id,
+      ticketId: ticket.id,
+      contactId: input.contactId,
+      queueId: ticket.queueId,
+      userId: null,
+      body: message.body,
+      fromMe: message.fromMe,
+      read: message.fromMe,
+      ack: message.fromMe ? 1 : 0,
+      mediaType: message.mediaType ?? null,
+      mediaPath: message.media?.path ?? null,
+      mediaName: message.media?.name ?? null,
+      mediaMime: message.media?.mimeType ?? null,
+      location: message.location ? JSON.stringify(message.location) : null,
+      vcard: message.vcard ?? null,
+      isDeleted: false,
+      isEdited: false,
+      quotedMsgId: quoted?.id ?? null,
+      remoteJid: message.chatId,
+      participant: message.isGroup && !message.fromMe ? message.from.number : null,
+      dataJson: rawJson(message.raw),
+      sendStatus: 'received',
+      sendError: null,
+      sendAttempts: 0,
+      createdAt: message.timestamp,
+      updatedAt: now,
+    })
+    .returning('*')) as Record<string, unknown>[];
+  const row = Message.fromDatabaseJson(written!);
   row.quotedMsg = quoted ?? null;
   return row;
 }
@@ -83,9 +90,9 @@ export async function touchTicket(db: Knex, ticket: Ticket, message: NormalizedM
     lastMessage: lastMessageLabel(message),
     fromMe: message.fromMe,
     updatedAt: new Date().toISOString(),
-    ...(counted && { unreadMessages: message.fromMe ? 0 : Ticket.raw('?? + 1', ['unreadMessages']) }),
-  } as Partial<Ticket>;
-  const written = (await Ticket.query(db).patch(patch).findById(ticket.id).returning('*')) as unknown as Ticket | undefined;
+    ...(counted && { unreadMessages: message.fromMe ? 0 : db.raw('?? + 1', ['unreadMessages']) }),
+  };
+  const [written] = (await db('tickets').where({ id: ticket.id }).update(patch).returning('*')) as Record<string, unknown>[];
   if (!written) throw new Error(`ticket ${ticket.id} vanished while storing a message`);
-  return written;
+  return Ticket.fromDatabaseJson(written);
 }

@@ -1,0 +1,73 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { Knex } from 'knex';
+
+/** Items stored by one transaction at most. */
+const BATCH_MAX = 500;
+
+interface Waiting<I, O> {
+  item: I;
+  resolve(out: O): void;
+  reject(err: unknown): void;
+}
+
+/**
+ * Group commit: items submitted while a transaction is under way are written together by the next
+ * one, so a burst costs a few commits, not one per item (the shape of InboundJournal.append). Each
+ * item is written by the same `write` whether it shares its transaction or not; a batch that fails
+ * is rolled back whole and its items are written again one transaction each, so one bad item fails
+ * alone (its caller retries or sets it aside) and the others are stored once.
+ *
+ * Order: items are written in the order submitted. Callers that need one key's items in order
+ * submit the next only after the previous one resolved (the pipeline's chat serializer).
+ */
+export class GroupCommit<I, O> {
+  private waiting: Waiting<I, O>[] = [];
+  private writing?: Promise<void>;
+
+  constructor(
+    private readonly db: Knex,
+    private readonly write: (trx: Knex.Transaction, item: I) => Promise<O>,
+  ) {}
+
+  /** Writes `item`; resolves with what `write` answered once its transaction committed. */
+  submit(item: I): Promise<O> {
+    return new Promise<O>((resolve, reject) => {
+      this.waiting.push({ item, resolve, reject });
+      this.writing ??= this.writeAll();
+    });
+  }
+
+  /** Writes what is waiting, a batch at a time, until nothing is. */
+  private async writeAll(): Promise<void> {
+    // Let the items of this moment join the first batch.
+    await nextTurn();
+    while (this.waiting.length > 0) {
+      const batch = this.waiting.splice(0, BATCH_MAX);
+      let outs: O[];
+      try {
+        outs = await this.db.transaction(async (trx) => {
+          const written: O[] = [];
+          for (const w of batch) written.push(await this.write(trx, w.item));
+          return written;
+        });
+      } catch (err) {
+        if (batch.length === 1) batch[0]!.reject(err);
+        else await this.oneByOne(batch);
+        continue;
+      }
+      batch.forEach((w, i) => w.resolve(outs[i]!));
+    }
+    this.writing = undefined;
+  }
+
+  /** A failed batch, again, one transaction per item: only the items that fail by themselves fail. */
+  private async oneByOne(batch: Waiting<I, O>[]): Promise<void> {
+    for (const w of batch) {
+      try {
+        w.resolve(await this.db.transaction((trx) => this.write(trx, w.item)));
+      } catch (err) {
+        w.reject(err);
+      }
+    }
+  }
+}
