@@ -421,7 +421,12 @@ function knownName(name: string | undefined, number: string): string | undefined
  * when there is none); a known one whose name is still its number takes the push name once one is
  * known, and a name given by a person is never overwritten. `changed`: created or renamed.
  */
-export async function upsertWhatsappContact(db: Knex, peer: WhatsappPeer): Promise<{ contact: Contact; created: boolean; changed: boolean }> {
+export async function upsertWhatsappContact(
+  db: Knex,
+  peer: WhatsappPeer,
+  /** The contact of the number as already read in this transaction (null: none); undefined: read it here. */
+  known?: Contact | null,
+): Promise<{ contact: Contact; created: boolean; changed: boolean }> {
   const { companyId, number } = peer;
   const name = knownName(peer.name, number);
   // Plain knex: the inbound pipeline asks this for every message.
@@ -429,7 +434,7 @@ export async function upsertWhatsappContact(db: Knex, peer: WhatsappPeer): Promi
     const row = (await db('contacts').where({ companyId, number }).first()) as Record<string, unknown> | undefined;
     return row && Contact.fromDatabaseJson(row);
   };
-  const existing = await byNumber();
+  const existing = known === undefined ? await byNumber() : (known ?? undefined);
   if (existing) {
     if (!name || existing.name !== existing.number) return { contact: existing, created: false, changed: false };
     return { contact: await existing.$query(db).patchAndFetch({ name }), created: false, changed: true };

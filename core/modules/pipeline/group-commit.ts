@@ -12,10 +12,10 @@ interface Waiting<I, O> {
 
 /**
  * Group commit: items submitted while a transaction is under way are written together by the next
- * one, so a burst costs a few commits, not one per item (the shape of InboundJournal.append). Each
- * item is written by the same `write` whether it shares its transaction or not; a batch that fails
- * is rolled back whole and its items are written again one transaction each, so one bad item fails
- * alone (its caller retries or sets it aside) and the others are stored once.
+ * one, so a burst costs a few commits, not one per item (the shape of InboundJournal.append).
+ * `write` stores a batch and answers one result per item, in order; a batch that fails is rolled
+ * back whole and its items are written again by the same `write`, one transaction each, so one
+ * bad item fails alone (its caller retries or sets it aside) and the others are stored once.
  *
  * Order: items are written in the order submitted. Callers that need one key's items in order
  * submit the next only after the previous one resolved (the pipeline's chat serializer).
@@ -26,7 +26,7 @@ export class GroupCommit<I, O> {
 
   constructor(
     private readonly db: Knex,
-    private readonly write: (trx: Knex.Transaction, item: I) => Promise<O>,
+    private readonly write: (trx: Knex.Transaction, items: I[]) => Promise<O[]>,
   ) {}
 
   /** Writes `item`; resolves with what `write` answered once its transaction committed. */
@@ -45,11 +45,7 @@ export class GroupCommit<I, O> {
       const batch = this.waiting.splice(0, BATCH_MAX);
       let outs: O[];
       try {
-        outs = await this.db.transaction(async (trx) => {
-          const written: O[] = [];
-          for (const w of batch) written.push(await this.write(trx, w.item));
-          return written;
-        });
+        outs = await this.db.transaction((trx) => this.write(trx, batch.map((w) => w.item)));
       } catch (err) {
         if (batch.length === 1) batch[0]!.reject(err);
         else await this.oneByOne(batch);
@@ -64,7 +60,8 @@ export class GroupCommit<I, O> {
   private async oneByOne(batch: Waiting<I, O>[]): Promise<void> {
     for (const w of batch) {
       try {
-        w.resolve(await this.db.transaction((trx) => this.write(trx, w.item)));
+        const [out] = await this.db.transaction((trx) => this.write(trx, [w.item]));
+        w.resolve(out!);
       } catch (err) {
         w.reject(err);
       }

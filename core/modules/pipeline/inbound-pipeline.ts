@@ -21,7 +21,7 @@ import { Chatbot } from './chatbot/chatbot.js';
 import { chatbotStep } from './chatbot/chatbot-step.js';
 import { ProfilePictures } from './profile-pictures.js';
 import { activeTicketOf, createPendingTicket, type TicketKey } from './find-or-create-ticket.js';
-import type { InboundJournal, Journaled, JournalReceipt } from './inbound-journal.js';
+import { JournalReceipt, type InboundJournal, type Journaled } from './inbound-journal.js';
 import { KeyedSerializer } from '../../keyed-serializer.js';
 import { wallTime } from './out-of-hours.js';
 import { PipelineCache } from './pipeline-cache.js';
@@ -29,6 +29,7 @@ import { takeRatingAnswer } from './rating.js';
 import { ConversationSteps } from './steps/conversation-steps.js';
 import { TicketGraphs } from './ticket-graph.js';
 import { GroupCommit } from './group-commit.js';
+import { StoreReads } from './store-reads.js';
 import { insertMessage, messageByWid, touchTicket } from './store-message.js';
 
 const { UniqueViolationError } = objection;
@@ -135,7 +136,7 @@ export class InboundPipeline {
     this.serializer = new KeyedSerializer((err, key) => log.error({ err, chat: key }, 'inbound event not handled'));
     this.cache = new PipelineCache(infra, deps.settings);
     this.graphs = new TicketGraphs(infra.db, this.cache);
-    this.commits = new GroupCommit(infra.db, (trx, { received, receipt }) => this.store(trx, received, receipt));
+    this.commits = new GroupCommit(infra.db, (trx, batch) => this.storeAll(trx, batch));
     this.chatbot = new Chatbot(infra, { cache: this.cache, graphs: this.graphs, outbound: deps.outbound, events: deps.events });
     this.pictures = new ProfilePictures(infra, { sessions: deps.sessions, events: deps.events });
     this.steps = new ConversationSteps(infra, { outbound: deps.outbound, tickets: deps.tickets, events: deps.events, last: chatbotStep(this.chatbot) });
@@ -236,18 +237,32 @@ export class InboundPipeline {
   }
 
   /**
+   * Messages of many chats in one transaction: their journal entries settled and the rows they
+   * need read by one statement each, then each message stored in order.
+   */
+  private async storeAll(trx: Knex.Transaction, batch: ToStore[]): Promise<(Stored | MediaFilled | undefined)[]> {
+    await JournalReceipt.settleAll(trx, batch.map((b) => b.receipt));
+    const reads = await StoreReads.ahead(
+      trx,
+      batch.map(({ received: { companyId, connectionId, message } }) => ({ companyId, connectionId, wid: message.id, number: message.chatId })),
+    );
+    const stored: (Stored | MediaFilled | undefined)[] = [];
+    for (const { received } of batch) stored.push(await this.store(trx, received, reads));
+    return stored;
+  }
+
+  /**
    * One message in its transaction (shared with other chats' messages, or its own when a shared
    * one failed): its journal entry, the replay check, the contact, the ticket (or the rating
    * answer's closed ticket), the message and the ticket's counters. Answers
    * undefined for a replay or the echo of a message Atende sent (already stored under the same
    * provider id).
    */
-  private async store(trx: Knex.Transaction, received: MessageReceived, receipt: JournalReceipt): Promise<Stored | MediaFilled | undefined> {
+  private async store(trx: Knex.Transaction, received: MessageReceived, reads: StoreReads): Promise<Stored | MediaFilled | undefined> {
     const { connectionId, companyId, message } = received;
-    await receipt.settle(trx);
     // The echo of a message sent outside tickets (a campaign's): no ticket, no message row.
     if (message.fromMe && (await this.deps.direct.isDirect(trx, companyId, message.id))) return undefined;
-    const existing = await messageByWid(trx, companyId, message.id);
+    const existing = await reads.message(companyId, message.id);
     if (existing) {
       if (existing.mediaPath || !message.media) return undefined;
       const filled = await existing.$query(trx).patchAndFetch({
@@ -260,15 +275,19 @@ export class InboundPipeline {
     }
 
     // The chat's contact: the person (or group) the company talks to, also for own-device messages.
-    const { contact, created, changed } = await upsertWhatsappContact(trx, {
-      companyId,
-      number: message.chatId,
-      name: message.isGroup || message.fromMe ? '' : message.from.name,
-      isGroup: message.isGroup,
-      whatsappId: connectionId,
-    });
+    const { contact, created, changed } = await upsertWhatsappContact(
+      trx,
+      {
+        companyId,
+        number: message.chatId,
+        name: message.isGroup || message.fromMe ? '' : message.from.name,
+        isGroup: message.isGroup,
+        whatsappId: connectionId,
+      },
+      reads.contact(companyId, message.chatId),
+    );
     const key: TicketKey = { companyId, contactId: contact.id, whatsappId: connectionId, isGroup: message.isGroup };
-    let ticket = await activeTicketOf(trx, key);
+    let ticket = await reads.activeTicket(key);
     let createdTicket = false;
     let rate: number | undefined;
     if (!ticket && !message.fromMe && !message.isGroup) {
@@ -281,6 +300,7 @@ export class InboundPipeline {
     }
     const row = await insertMessage(trx, { companyId, ticket, contactId: contact.id, message });
     ticket = await touchTicket(trx, ticket, message);
+    reads.wrote(companyId, { message: row, contact, ticket });
     return { message: row, ticket, contact, contactCreated: created, contactChanged: changed, createdTicket, rate };
   }
 
