@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import objection from 'objection';
+import { isUniqueViolation } from '../../db/unique-violation.js';
 import type { Infrastructure } from '../../infrastructure.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { NormalizedMessage } from '../../channels/driver.js';
@@ -31,8 +31,6 @@ import { TicketGraphs } from './ticket-graph.js';
 import { GroupCommit } from './group-commit.js';
 import { StoreReads } from './store-reads.js';
 import { insertMessage, messageByWid, touchTicket } from './store-message.js';
-
-const { UniqueViolationError } = objection;
 
 /** `message.received` */
 export interface MessageReceived extends Journaled {
@@ -390,7 +388,7 @@ export class InboundPipeline {
       try {
         return await write();
       } catch (err) {
-        if (!(err instanceof UniqueViolationError) || attempt >= ATTEMPTS) throw err;
+        if (!isUniqueViolation(err) || attempt >= ATTEMPTS) throw err;
       }
     }
   }
