@@ -30,7 +30,7 @@ import { ConversationSteps } from './steps/conversation-steps.js';
 import { TicketGraphs } from './ticket-graph.js';
 import { GroupCommit } from './group-commit.js';
 import { StoreReads } from './store-reads.js';
-import { insertMessage, messageByWid, touchTicket } from './store-message.js';
+import { insertMessages, messageByWid, touchTickets } from './store-message.js';
 
 /** `message.received` */
 export interface MessageReceived extends Journaled {
@@ -74,6 +74,11 @@ interface Stored {
   createdTicket: boolean;
   /** The message answered a rating question (stored on the closed ticket). */
   rate?: number;
+}
+
+/** Where a message goes, decided before the batch's messages are inserted. */
+interface Placed extends Omit<Stored, 'message'> {
+  received: MessageReceived;
 }
 
 /** A replay whose stored copy lacked the media this delivery has: the copy was completed. */
@@ -235,28 +240,44 @@ export class InboundPipeline {
   }
 
   /**
-   * Messages of many chats in one transaction: their journal entries settled and the rows they
-   * need read by one statement each, then each message stored in order.
+   * Messages of many chats in one transaction (or one message, when a shared one failed): their
+   * journal entries settled and the rows they need read by one statement each, each message's
+   * contact and ticket found or made in order, then the messages inserted and their tickets'
+   * counters moved by one statement each.
    */
   private async storeAll(trx: Knex.Transaction, batch: ToStore[]): Promise<(Stored | MediaFilled | undefined)[]> {
-    await JournalReceipt.settleAll(trx, batch.map((b) => b.receipt));
+    await JournalReceipt.settleAll(
+      trx,
+      batch.map((b) => b.receipt),
+    );
     const reads = await StoreReads.ahead(
       trx,
       batch.map(({ received: { companyId, connectionId, message } }) => ({ companyId, connectionId, wid: message.id, number: message.chatId })),
     );
-    const stored: (Stored | MediaFilled | undefined)[] = [];
-    for (const { received } of batch) stored.push(await this.store(trx, received, reads));
-    return stored;
+    const outcomes: (Placed | MediaFilled | undefined)[] = [];
+    for (const { received } of batch) outcomes.push(await this.place(trx, received, reads));
+    const placed = outcomes.filter((o): o is Placed => o !== undefined && 'received' in o);
+    const rows = await insertMessages(
+      trx,
+      placed.map(({ received: { companyId, message }, ticket, contact }) => ({ companyId, ticket, contactId: contact.id, message })),
+    );
+    const tickets = await touchTickets(
+      trx,
+      placed.map(({ ticket, received }) => ({ ticket, message: received.message })),
+    );
+    return outcomes.map((outcome) => {
+      if (outcome === undefined || !('received' in outcome)) return outcome;
+      const { contact, contactCreated, contactChanged, createdTicket, rate } = outcome;
+      return { message: rows[placed.indexOf(outcome)]!, ticket: tickets.get(outcome.ticket.id)!, contact, contactCreated, contactChanged, createdTicket, rate };
+    });
   }
 
   /**
-   * One message in its transaction (shared with other chats' messages, or its own when a shared
-   * one failed): its journal entry, the replay check, the contact, the ticket (or the rating
-   * answer's closed ticket), the message and the ticket's counters. Answers
-   * undefined for a replay or the echo of a message Atende sent (already stored under the same
-   * provider id).
+   * Where one message goes: the replay check, the contact, the ticket (or the rating answer's
+   * closed ticket). Answers undefined for a replay (also of a message earlier in the batch) or the
+   * echo of a message Atende sent (already stored under the same provider id).
    */
-  private async store(trx: Knex.Transaction, received: MessageReceived, reads: StoreReads): Promise<Stored | MediaFilled | undefined> {
+  private async place(trx: Knex.Transaction, received: MessageReceived, reads: StoreReads): Promise<Placed | MediaFilled | undefined> {
     const { connectionId, companyId, message } = received;
     // The echo of a message sent outside tickets (a campaign's): no ticket, no message row.
     if (message.fromMe && (await this.deps.direct.isDirect(trx, companyId, message.id))) return undefined;
@@ -271,6 +292,7 @@ export class InboundPipeline {
       });
       return { filled };
     }
+    if (!reads.claim(companyId, message.id)) return undefined;
 
     // The chat's contact: the person (or group) the company talks to, also for own-device messages.
     const { contact, created, changed } = await upsertWhatsappContact(
@@ -296,10 +318,8 @@ export class InboundPipeline {
       ticket = await createPendingTicket(trx, key);
       createdTicket = true;
     }
-    const row = await insertMessage(trx, { companyId, ticket, contactId: contact.id, message });
-    ticket = await touchTicket(trx, ticket, message);
-    reads.wrote(companyId, { message: row, contact, ticket });
-    return { message: row, ticket, contact, contactCreated: created, contactChanged: changed, createdTicket, rate };
+    reads.wrote(companyId, { contact, ticket });
+    return { received, ticket, contact, contactCreated: created, contactChanged: changed, createdTicket, rate };
   }
 
   /** The driver's saved file of a message that was not stored (a replay, or a failed write): no row will ever own it. */
@@ -365,8 +385,9 @@ export class InboundPipeline {
         const key: TicketKey = { companyId, contactId: contact.id, whatsappId: connectionId, isGroup: false };
         const active = await activeTicketOf(trx, key);
         const ticket = active ?? (await createPendingTicket(trx, key));
-        const row = await insertMessage(trx, { companyId, ticket, contactId: contact.id, message });
-        return { message: row, ticket: await touchTicket(trx, ticket, message), contact, contactCreated: created, contactChanged: changed, createdTicket: !active };
+        const [row] = await insertMessages(trx, [{ companyId, ticket, contactId: contact.id, message }]);
+        const touched = await touchTickets(trx, [{ ticket, message }]);
+        return { message: row!, ticket: touched.get(ticket.id)!, contact, contactCreated: created, contactChanged: changed, createdTicket: !active };
       }),
     );
     if (!outcome) return;

@@ -43,6 +43,8 @@ export class StoreReads {
   private readonly messages = new Map<string, Message | null>();
   private readonly contacts = new Map<string, Contact | null>();
   private readonly tickets = new Map<string, Ticket | null>();
+  /** Provider ids this transaction is storing. */
+  private readonly claimed = new Set<string>();
 
   private constructor(private readonly trx: Knex) {}
 
@@ -63,6 +65,14 @@ export class StoreReads {
     return known === undefined ? messageByWid(this.trx, companyId, wid) : (known ?? undefined);
   }
 
+  /** Takes a provider id for this transaction; false when an earlier message of it took the id (a replay). */
+  claim(companyId: number, wid: string): boolean {
+    const key = `${companyId}:${wid}`;
+    if (this.claimed.has(key)) return false;
+    this.claimed.add(key);
+    return true;
+  }
+
   /** The contact of a number: undefined when not read ahead, null when read ahead and absent. */
   contact(companyId: number, number: string): Contact | null | undefined {
     return this.contacts.get(`${companyId}:${number}`);
@@ -73,7 +83,7 @@ export class StoreReads {
     return known === undefined ? activeTicketOf(this.trx, key) : (known ?? undefined);
   }
 
-  /** What the batch just wrote, for its later messages. */
+  /** What the batch just wrote or read, for its later messages. */
   wrote(companyId: number, rows: { message?: Message; contact?: Contact; ticket?: Ticket }): void {
     const { message, contact, ticket } = rows;
     if (message) this.messages.set(`${companyId}:${message.wid}`, message);
