@@ -246,10 +246,7 @@ export class InboundPipeline {
    * counters moved by one statement each.
    */
   private async storeAll(trx: Knex.Transaction, batch: ToStore[]): Promise<(Stored | MediaFilled | undefined)[]> {
-    await JournalReceipt.settleAll(
-      trx,
-      batch.map((b) => b.receipt),
-    );
+    await JournalReceipt.settleAll(trx, batch.map((b) => b.receipt));
     const reads = await StoreReads.ahead(
       trx,
       batch.map(({ received: { companyId, connectionId, message } }) => ({ companyId, connectionId, wid: message.id, number: message.chatId })),
@@ -261,10 +258,7 @@ export class InboundPipeline {
       trx,
       placed.map(({ received: { companyId, message }, ticket, contact }) => ({ companyId, ticket, contactId: contact.id, message })),
     );
-    const tickets = await touchTickets(
-      trx,
-      placed.map(({ ticket, received }) => ({ ticket, message: received.message })),
-    );
+    const tickets = await touchTickets(trx, placed.map(({ ticket, received }) => ({ ticket, message: received.message })));
     return outcomes.map((outcome) => {
       if (outcome === undefined || !('received' in outcome)) return outcome;
       const { contact, contactCreated, contactChanged, createdTicket, rate } = outcome;
