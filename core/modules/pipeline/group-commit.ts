@@ -1,8 +1,11 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Knex } from 'knex';
 
-/** Items stored by one transaction at most. */
-const BATCH_MAX = 500;
+/**
+ * Items stored by one transaction at most: a backlog is worked off in transactions short enough
+ * that their frames keep flowing (a new chat costs several statements on PostgreSQL).
+ */
+const BATCH_MAX = 100;
 
 interface Waiting<I, O> {
   item: I;
