@@ -15,3 +15,13 @@ export async function uniqueOr<T>(write: () => PromiseLike<T>, conflict: () => A
     throw err;
   }
 }
+
+/**
+ * A unique index refused the write, whether it came through an Objection model (wrapped) or a
+ * plain knex query (the driver's own error: PostgreSQL's SQLSTATE 23505, SQLite's extended code).
+ */
+export function isUniqueViolation(err: unknown): boolean {
+  if (err instanceof UniqueViolationError) return true;
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

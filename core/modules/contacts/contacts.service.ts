@@ -421,10 +421,20 @@ function knownName(name: string | undefined, number: string): string | undefined
  * when there is none); a known one whose name is still its number takes the push name once one is
  * known, and a name given by a person is never overwritten. `changed`: created or renamed.
  */
-export async function upsertWhatsappContact(db: Knex, peer: WhatsappPeer): Promise<{ contact: Contact; created: boolean; changed: boolean }> {
+export async function upsertWhatsappContact(
+  db: Knex,
+  peer: WhatsappPeer,
+  /** The contact of the number as already read in this transaction (null: none); undefined: read it here. */
+  known?: Contact | null,
+): Promise<{ contact: Contact; created: boolean; changed: boolean }> {
   const { companyId, number } = peer;
   const name = knownName(peer.name, number);
-  const existing = await Contact.query(db).findOne({ companyId, number });
+  // Plain knex: the inbound pipeline asks this for every message.
+  const byNumber = async () => {
+    const row = (await db('contacts').where({ companyId, number }).first()) as Record<string, unknown> | undefined;
+    return row && Contact.fromDatabaseJson(row);
+  };
+  const existing = known === undefined ? await byNumber() : (known ?? undefined);
   if (existing) {
     if (!name || existing.name !== existing.number) return { contact: existing, created: false, changed: false };
     return { contact: await existing.$query(db).patchAndFetch({ name }), created: false, changed: true };
@@ -435,7 +445,7 @@ export async function upsertWhatsappContact(db: Knex, peer: WhatsappPeer): Promi
     .insert({ companyId, uuid, name: name ?? number, number, email: '', profilePicUrl: '', isGroup: peer.isGroup, whatsappId: peer.whatsappId, createdAt: now, updatedAt: now })
     .onConflict(['companyId', 'number'])
     .ignore();
-  const contact = await Contact.query(db).findOne({ companyId, number });
+  const contact = await byNumber();
   if (!contact) throw new Error(`contact ${number} of company ${companyId} vanished while being created`);
   const created = contact.uuid === uuid;
   return { contact, created, changed: created };

@@ -17,10 +17,12 @@ export interface TicketKey {
  * back; the partial unique index keeps one open or pending ticket per contact and connection.
  */
 export async function activeTicketOf(db: Knex, key: TicketKey): Promise<Ticket | undefined> {
-  return Ticket.query(db)
+  // Plain knex: this runs for every inbound message.
+  const row = (await db('tickets')
     .where({ companyId: key.companyId, contactId: key.contactId, whatsappId: key.whatsappId })
     .whereIn('status', ['open', 'pending'])
-    .first();
+    .first()) as Record<string, unknown> | undefined;
+  return row && Ticket.fromDatabaseJson(row);
 }
 
 /** The contact's latest closed ticket on the connection (a rating answer may be due on it). */
@@ -36,25 +38,31 @@ export async function lastClosedTicketOf(db: Knex, key: TicketKey): Promise<Tick
 
 /** A new pending ticket, without queue or user, with its first attendance row. */
 export async function createPendingTicket(db: Knex, key: TicketKey): Promise<Ticket> {
-  const ticket = await Ticket.query(db).insert({
-    companyId: key.companyId,
-    uuid: randomUUID(),
-    status: 'pending',
-    unreadMessages: 0,
-    lastMessage: '',
-    isGroup: key.isGroup,
-    fromMe: false,
-    userId: null,
-    contactId: key.contactId,
-    whatsappId: key.whatsappId,
-    queueId: null,
-    queueOptionId: null,
-    chatbot: false,
-    useIntegration: false,
-    integrationId: null,
-    promptId: null,
-    amountUsedBotQueues: 0,
-  });
+  const now = new Date().toISOString();
+  const [row] = (await db('tickets')
+    .insert({
+      companyId: key.companyId,
+      uuid: randomUUID(),
+      status: 'pending',
+      unreadMessages: 0,
+      lastMessage: '',
+      isGroup: key.isGroup,
+      fromMe: false,
+      userId: null,
+      contactId: key.contactId,
+      whatsappId: key.whatsappId,
+      queueId: null,
+      queueOptionId: null,
+      chatbot: false,
+      useIntegration: false,
+      integrationId: null,
+      promptId: null,
+      amountUsedBotQueues: 0,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning('*')) as Record<string, unknown>[];
+  const ticket = Ticket.fromDatabaseJson(row!);
   await tracking.current(db, ticket);
   return ticket;
 }

@@ -29,14 +29,26 @@ export function chatOf(event: JournaledEvent): string {
 
 /** Settles one entry: inside the transaction that stores what it became, or after, when nothing was stored. */
 export class JournalReceipt {
-  settled = false;
+  /** Where the entry was deleted: a transaction rolled back after it leaves it to be deleted again by the next. */
+  private settledIn?: Knex;
 
   constructor(private readonly entryId?: number) {}
 
+  get settled(): boolean {
+    return this.settledIn !== undefined;
+  }
+
   async settle(db: Knex): Promise<void> {
-    if (this.entryId === undefined) return;
-    await db(TABLE).where({ id: this.entryId }).delete();
-    this.settled = true;
+    if (this.settledIn === db) return;
+    if (this.entryId !== undefined) await db(TABLE).where({ id: this.entryId }).delete();
+    this.settledIn = db;
+  }
+
+  /** Settles many receipts by one statement, in the transaction that stores what they became. */
+  static async settleAll(db: Knex, receipts: JournalReceipt[]): Promise<void> {
+    const ids = receipts.map((r) => r.entryId).filter((id): id is number => id !== undefined);
+    for (let i = 0; i < ids.length; i += BATCH_MAX) await db(TABLE).whereIn('id', ids.slice(i, i + BATCH_MAX)).delete();
+    for (const receipt of receipts) receipt.settledIn = db;
   }
 }
 

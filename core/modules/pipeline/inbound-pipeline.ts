@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import objection from 'objection';
+import { isUniqueViolation } from '../../db/unique-violation.js';
 import type { Infrastructure } from '../../infrastructure.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { NormalizedMessage } from '../../channels/driver.js';
@@ -21,16 +21,16 @@ import { Chatbot } from './chatbot/chatbot.js';
 import { chatbotStep } from './chatbot/chatbot-step.js';
 import { ProfilePictures } from './profile-pictures.js';
 import { activeTicketOf, createPendingTicket, type TicketKey } from './find-or-create-ticket.js';
-import type { InboundJournal, Journaled, JournalReceipt } from './inbound-journal.js';
+import { JournalReceipt, type InboundJournal, type Journaled } from './inbound-journal.js';
 import { KeyedSerializer } from '../../keyed-serializer.js';
 import { wallTime } from './out-of-hours.js';
 import { PipelineCache } from './pipeline-cache.js';
 import { takeRatingAnswer } from './rating.js';
 import { ConversationSteps } from './steps/conversation-steps.js';
 import { TicketGraphs } from './ticket-graph.js';
-import { insertMessage, messageByWid, touchTicket } from './store-message.js';
-
-const { UniqueViolationError } = objection;
+import { GroupCommit } from './group-commit.js';
+import { StoreReads } from './store-reads.js';
+import { insertMessages, messageByWid, touchTickets } from './store-message.js';
 
 /** `message.received` */
 export interface MessageReceived extends Journaled {
@@ -76,9 +76,20 @@ interface Stored {
   rate?: number;
 }
 
+/** Where a message goes, decided before the batch's messages are inserted. */
+interface Placed extends Omit<Stored, 'message'> {
+  received: MessageReceived;
+}
+
 /** A replay whose stored copy lacked the media this delivery has: the copy was completed. */
 interface MediaFilled {
   filled: Message;
+}
+
+/** A message to store, with the receipt that settles its journal entry in the same transaction. */
+interface ToStore {
+  received: MessageReceived;
+  receipt: JournalReceipt;
 }
 
 function isBroadcast(chatId: string): boolean {
@@ -97,7 +108,8 @@ function isEmpty(message: NormalizedMessage): boolean {
  *
  * Events of one chat (connection + chat id) are handled one at a time in the order they came, and
  * different chats side by side. The bus handler only queues the work, so a busy chat never holds
- * up the connection's other chats. A message or call read from the inbound journal settles its
+ * up the connection's other chats. The messages of many chats ready at the same moment are stored
+ * by one transaction (group commit); a message or call read from the inbound journal settles its
  * entry in the transaction that stores it; one that keeps failing is set aside by the journal and
  * the chat's next message goes on.
  */
@@ -109,6 +121,7 @@ export class InboundPipeline {
   private readonly chatbot: Chatbot;
   private readonly pictures: ProfilePictures;
   private readonly graphs: TicketGraphs;
+  private readonly commits: GroupCommit<ToStore, Stored | MediaFilled | undefined>;
 
   constructor(
     private readonly infra: Infrastructure,
@@ -126,6 +139,7 @@ export class InboundPipeline {
     this.serializer = new KeyedSerializer((err, key) => log.error({ err, chat: key }, 'inbound event not handled'));
     this.cache = new PipelineCache(infra, deps.settings);
     this.graphs = new TicketGraphs(infra.db, this.cache);
+    this.commits = new GroupCommit(infra.db, (trx, batch) => this.storeAll(trx, batch));
     this.chatbot = new Chatbot(infra, { cache: this.cache, graphs: this.graphs, outbound: deps.outbound, events: deps.events });
     this.pictures = new ProfilePictures(infra, { sessions: deps.sessions, events: deps.events });
     this.steps = new ConversationSteps(infra, { outbound: deps.outbound, tickets: deps.tickets, events: deps.events, last: chatbotStep(this.chatbot) });
@@ -213,7 +227,7 @@ export class InboundPipeline {
    */
   private async storeOnce(received: MessageReceived, receipt: JournalReceipt): Promise<Stored | MediaFilled | undefined> {
     const outcome = (await this.wanted(received))
-      ? await this.retrying(() => this.infra.db.transaction((trx) => this.store(trx, received, receipt)))
+      ? await this.retrying(() => this.commits.submit({ received, receipt }))
       : undefined;
     if (!outcome) await this.dropMedia(received);
     return outcome;
@@ -226,17 +240,42 @@ export class InboundPipeline {
   }
 
   /**
-   * One message in one transaction: its journal entry, the replay check, the contact, the ticket
-   * (or the rating answer's closed ticket), the message and the ticket's counters. Answers
-   * undefined for a replay or the echo of a message Atende sent (already stored under the same
-   * provider id).
+   * Messages of many chats in one transaction (or one message, when a shared one failed): their
+   * journal entries settled and the rows they need read by one statement each, each message's
+   * contact and ticket found or made in order, then the messages inserted and their tickets'
+   * counters moved by one statement each.
    */
-  private async store(trx: Knex.Transaction, received: MessageReceived, receipt: JournalReceipt): Promise<Stored | MediaFilled | undefined> {
+  private async storeAll(trx: Knex.Transaction, batch: ToStore[]): Promise<(Stored | MediaFilled | undefined)[]> {
+    await JournalReceipt.settleAll(trx, batch.map((b) => b.receipt));
+    const reads = await StoreReads.ahead(
+      trx,
+      batch.map(({ received: { companyId, connectionId, message } }) => ({ companyId, connectionId, wid: message.id, number: message.chatId })),
+    );
+    const outcomes: (Placed | MediaFilled | undefined)[] = [];
+    for (const { received } of batch) outcomes.push(await this.place(trx, received, reads));
+    const placed = outcomes.filter((o): o is Placed => o !== undefined && 'received' in o);
+    const rows = await insertMessages(
+      trx,
+      placed.map(({ received: { companyId, message }, ticket, contact }) => ({ companyId, ticket, contactId: contact.id, message })),
+    );
+    const tickets = await touchTickets(trx, placed.map(({ ticket, received }) => ({ ticket, message: received.message })));
+    return outcomes.map((outcome) => {
+      if (outcome === undefined || !('received' in outcome)) return outcome;
+      const { contact, contactCreated, contactChanged, createdTicket, rate } = outcome;
+      return { message: rows[placed.indexOf(outcome)]!, ticket: tickets.get(outcome.ticket.id)!, contact, contactCreated, contactChanged, createdTicket, rate };
+    });
+  }
+
+  /**
+   * Where one message goes: the replay check, the contact, the ticket (or the rating answer's
+   * closed ticket). Answers undefined for a replay (also of a message earlier in the batch) or the
+   * echo of a message Atende sent (already stored under the same provider id).
+   */
+  private async place(trx: Knex.Transaction, received: MessageReceived, reads: StoreReads): Promise<Placed | MediaFilled | undefined> {
     const { connectionId, companyId, message } = received;
-    await receipt.settle(trx);
     // The echo of a message sent outside tickets (a campaign's): no ticket, no message row.
     if (message.fromMe && (await this.deps.direct.isDirect(trx, companyId, message.id))) return undefined;
-    const existing = await messageByWid(trx, companyId, message.id);
+    const existing = await reads.message(companyId, message.id);
     if (existing) {
       if (existing.mediaPath || !message.media) return undefined;
       const filled = await existing.$query(trx).patchAndFetch({
@@ -247,17 +286,22 @@ export class InboundPipeline {
       });
       return { filled };
     }
+    if (!reads.claim(companyId, message.id)) return undefined;
 
     // The chat's contact: the person (or group) the company talks to, also for own-device messages.
-    const { contact, created, changed } = await upsertWhatsappContact(trx, {
-      companyId,
-      number: message.chatId,
-      name: message.isGroup || message.fromMe ? '' : message.from.name,
-      isGroup: message.isGroup,
-      whatsappId: connectionId,
-    });
+    const { contact, created, changed } = await upsertWhatsappContact(
+      trx,
+      {
+        companyId,
+        number: message.chatId,
+        name: message.isGroup || message.fromMe ? '' : message.from.name,
+        isGroup: message.isGroup,
+        whatsappId: connectionId,
+      },
+      reads.contact(companyId, message.chatId),
+    );
     const key: TicketKey = { companyId, contactId: contact.id, whatsappId: connectionId, isGroup: message.isGroup };
-    let ticket = await activeTicketOf(trx, key);
+    let ticket = await reads.activeTicket(key);
     let createdTicket = false;
     let rate: number | undefined;
     if (!ticket && !message.fromMe && !message.isGroup) {
@@ -268,9 +312,8 @@ export class InboundPipeline {
       ticket = await createPendingTicket(trx, key);
       createdTicket = true;
     }
-    const row = await insertMessage(trx, { companyId, ticket, contactId: contact.id, message });
-    ticket = await touchTicket(trx, ticket, message);
-    return { message: row, ticket, contact, contactCreated: created, contactChanged: changed, createdTicket, rate };
+    reads.wrote(companyId, { contact, ticket });
+    return { received, ticket, contact, contactCreated: created, contactChanged: changed, createdTicket, rate };
   }
 
   /** The driver's saved file of a message that was not stored (a replay, or a failed write): no row will ever own it. */
@@ -283,7 +326,7 @@ export class InboundPipeline {
 
   /** After the commit: a new or renamed contact to the company, the new message and its ticket to the ticket's audience. */
   private async announce(connectionId: number, stored: Stored): Promise<void> {
-    const ticket = await this.graphs.of(stored.ticket, stored.contact, await this.cache.connection(connectionId));
+    const ticket = await this.graphs.of(stored.ticket, stored.contact, await this.cache.connection(connectionId), stored.createdTicket);
     if (stored.contactChanged) this.deps.events.contact(stored.contact, stored.contactCreated);
     if (stored.createdTicket) this.deps.events.created(ticket);
     this.deps.events.message('create', stored.message, ticket);
@@ -336,8 +379,9 @@ export class InboundPipeline {
         const key: TicketKey = { companyId, contactId: contact.id, whatsappId: connectionId, isGroup: false };
         const active = await activeTicketOf(trx, key);
         const ticket = active ?? (await createPendingTicket(trx, key));
-        const row = await insertMessage(trx, { companyId, ticket, contactId: contact.id, message });
-        return { message: row, ticket: await touchTicket(trx, ticket, message), contact, contactCreated: created, contactChanged: changed, createdTicket: !active };
+        const [row] = await insertMessages(trx, [{ companyId, ticket, contactId: contact.id, message }]);
+        const touched = await touchTickets(trx, [{ ticket, message }]);
+        return { message: row!, ticket: touched.get(ticket.id)!, contact, contactCreated: created, contactChanged: changed, createdTicket: !active };
       }),
     );
     if (!outcome) return;
@@ -359,7 +403,7 @@ export class InboundPipeline {
       try {
         return await write();
       } catch (err) {
-        if (!(err instanceof UniqueViolationError) || attempt >= ATTEMPTS) throw err;
+        if (!isUniqueViolation(err) || attempt >= ATTEMPTS) throw err;
       }
     }
   }

@@ -29,17 +29,24 @@ function rawJson(raw: unknown): string | null {
 
 /** A message of the company by the provider's id (replays, echoes, quoted messages). */
 export async function messageByWid(db: Knex, companyId: number, wid: string): Promise<Message | undefined> {
-  return Message.query(db).findOne({ companyId, wid });
+  const row = (await db('messages').where({ companyId, wid }).first()) as Record<string, unknown> | undefined;
+  return row && Message.fromDatabaseJson(row);
 }
 
-/** Stores a driver's message on a ticket; its quoted message (when known here) is attached for the view. */
-export async function insertMessage(
-  db: Knex,
-  input: { companyId: number; ticket: Pick<Ticket, 'id' | 'queueId'>; contactId: number; message: NormalizedMessage },
-): Promise<Message> {
+/** Rows written by one insert: well under both databases' bound-parameter limits. */
+const INSERT_CHUNK = 400;
+
+/** A driver's message to store on a ticket. */
+export interface MessageToInsert {
+  companyId: number;
+  ticket: Pick<Ticket, 'id' | 'queueId'>;
+  contactId: number;
+  message: NormalizedMessage;
+}
+
+function messageRow(input: MessageToInsert, quoted: Message | undefined, now: string): Record<string, unknown> {
   const { companyId, ticket, message } = input;
-  const quoted = message.quotedId ? await messageByWid(db, companyId, message.quotedId) : undefined;
-  const row = await Message.query(db).insert({
+  return {
     companyId,
     wid: message.id,
     ticketId: ticket.id,
@@ -54,7 +61,7 @@ export async function insertMessage(
     mediaPath: message.media?.path ?? null,
     mediaName: message.media?.name ?? null,
     mediaMime: message.media?.mimeType ?? null,
-    location: message.location ?? null,
+    location: message.location ? JSON.stringify(message.location) : null,
     vcard: message.vcard ?? null,
     isDeleted: false,
     isEdited: false,
@@ -66,26 +73,81 @@ export async function insertMessage(
     sendError: null,
     sendAttempts: 0,
     createdAt: message.timestamp,
-  });
-  row.quotedMsg = quoted ?? null;
-  return row;
+    updatedAt: now,
+  };
 }
 
 /**
- * The ticket after a message: its last message and direction, moved to the top of the list, one
- * more unread message from the customer, none once the company answered from the phone. A closed
- * ticket (a rating answer) keeps its unread count: nobody works it any more. Answers the row as
- * written.
+ * Stores drivers' messages (distinct provider ids) by one insert per chunk; answers the rows as
+ * written, in the order given, each with its quoted message (when known here) for the view.
  */
-export async function touchTicket(db: Knex, ticket: Ticket, message: NormalizedMessage): Promise<Ticket> {
-  const counted = ticket.status !== 'closed';
-  const patch = {
-    lastMessage: lastMessageLabel(message),
-    fromMe: message.fromMe,
-    updatedAt: new Date().toISOString(),
-    ...(counted && { unreadMessages: message.fromMe ? 0 : Ticket.raw('?? + 1', ['unreadMessages']) }),
-  } as Partial<Ticket>;
-  const written = (await Ticket.query(db).patch(patch).findById(ticket.id).returning('*')) as unknown as Ticket | undefined;
-  if (!written) throw new Error(`ticket ${ticket.id} vanished while storing a message`);
+export async function insertMessages(db: Knex, inputs: MessageToInsert[]): Promise<Message[]> {
+  const now = new Date().toISOString();
+  const quotes = await Promise.all(inputs.map(({ companyId, message }) => (message.quotedId ? messageByWid(db, companyId, message.quotedId) : undefined)));
+  const written = new Map<string, Message>();
+  for (let i = 0; i < inputs.length; i += INSERT_CHUNK) {
+    const rows = inputs.slice(i, i + INSERT_CHUNK).map((input, k) => messageRow(input, quotes[i + k], now));
+    // Plain knex: this runs for every inbound message. Rows are matched back by provider id.
+    const stored = (await db('messages').insert(rows).returning('*')) as Record<string, unknown>[];
+    for (const row of stored) {
+      const message = Message.fromDatabaseJson(row) as Message;
+      written.set(`${message.companyId}:${message.wid}`, message);
+    }
+  }
+  return inputs.map((input, k) => {
+    const row = written.get(`${input.companyId}:${input.message.id}`);
+    if (!row) throw new Error(`message ${input.message.id} not returned by its insert`);
+    row.quotedMsg = quotes[k] ?? null;
+    return row;
+  });
+}
+
+/** A message just stored on a ticket, for the ticket's counters. */
+export interface TicketTouch {
+  ticket: Ticket;
+  message: NormalizedMessage;
+}
+
+/**
+ * The tickets after their messages (one statement): each one's last message and direction, moved
+ * to the top of the list, one more unread message per customer message, none once the company
+ * answered from the phone. A closed ticket (a rating answer) keeps its unread count: nobody works
+ * it any more. Answers the rows as written, by ticket id.
+ */
+export async function touchTickets(db: Knex, touches: TicketTouch[]): Promise<Map<number, Ticket>> {
+  // Per ticket, its messages in order: the last one's label and direction; what they do to the unread count.
+  const byTicket = new Map<number, { id: number; last: NormalizedMessage; reset: boolean; added: number }>();
+  for (const { ticket, message } of touches) {
+    const entry = byTicket.get(ticket.id) ?? { id: ticket.id, last: message, reset: false, added: 0 };
+    entry.last = message;
+    if (ticket.status !== 'closed') {
+      if (message.fromMe) Object.assign(entry, { reset: true, added: 0 });
+      else entry.added += 1;
+    }
+    byTicket.set(ticket.id, entry);
+  }
+  const entries = [...byTicket.values()];
+  const written = new Map<number, Ticket>();
+  if (entries.length === 0) return written;
+  // One CASE per column, by ticket id; the casts give PostgreSQL the parameters' types.
+  const byId = (then: string, values: (e: (typeof entries)[number]) => Knex.Value[]) =>
+    db.raw(`case ?? ${entries.map(() => `when ? then ${then}`).join(' ')} end`, ['id', ...entries.flatMap((e) => [e.id, ...values(e)])]);
+  const rows = (await db('tickets')
+    .whereIn(
+      'id',
+      entries.map((e) => e.id),
+    )
+    .update({
+      lastMessage: byId('cast(? as text)', (e) => [lastMessageLabel(e.last)]),
+      fromMe: byId('cast(? as boolean)', (e) => [e.last.fromMe]),
+      unreadMessages: byId('cast(? as integer) + (case when cast(? as integer) = 1 then 0 else ?? end)', (e) => [e.added, e.reset ? 1 : 0, 'unreadMessages']),
+      updatedAt: new Date().toISOString(),
+    })
+    .returning('*')) as Record<string, unknown>[];
+  for (const row of rows) {
+    const ticket = Ticket.fromDatabaseJson(row) as Ticket;
+    written.set(ticket.id, ticket);
+  }
+  for (const { id } of entries) if (!written.has(id)) throw new Error(`ticket ${id} vanished while storing a message`);
   return written;
 }

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import type { Contact } from '../contacts/contact.model.js';
 import type { Queue } from '../queues/queue.model.js';
@@ -12,22 +13,28 @@ import { PIPELINE_CACHE_MS, type ConnectionProfile, type PipelineCache } from '.
  * The ticket with the graph live events carry (the shape of ticketViews in ticket-view.ts),
  * assembled from what the pipeline already holds: the ticket and contact it just wrote, the
  * connection and its queues from the cache. Only the tags (and an agent's name, cached briefly)
- * are read, instead of one query per relation: the pipeline does this for every message.
+ * are read, instead of one query per relation: the pipeline does this for every message. The tags
+ * asked for in one turn of the event loop (a stored batch's tickets) are read by one query.
  */
+type TagSummary = Pick<Tag, 'id' | 'name' | 'color'>;
+
+/** Tickets whose tags one query reads. */
+const TAGS_CHUNK = 500;
+
 export class TicketGraphs {
   private readonly users = new TtlCache<number, Pick<User, 'id' | 'name'> | null>(PIPELINE_CACHE_MS);
+  /** The tickets whose tags are asked for in this turn, and their tags once read. */
+  private tagRead?: { ticketIds: number[]; tags: Promise<Map<number, TagSummary[]>> };
 
   constructor(
     private readonly db: Knex,
     private readonly cache: PipelineCache,
   ) {}
 
-  async of(ticket: Ticket, contact: Contact, profile: ConnectionProfile | undefined): Promise<Ticket> {
+  /** `created`: the ticket was created by this write, so it has no tags yet. */
+  async of(ticket: Ticket, contact: Contact, profile: ConnectionProfile | undefined, created = false): Promise<Ticket> {
     const [tags, user, queue] = await Promise.all([
-      this.db('tags')
-        .join('ticketTags', 'ticketTags.tagId', 'tags.id')
-        .where('ticketTags.ticketId', ticket.id)
-        .select('tags.id', 'tags.name', 'tags.color') as Promise<Pick<Tag, 'id' | 'name' | 'color'>[]>,
+      created ? [] : this.tags(ticket.id),
       ticket.userId === null ? null : this.user(ticket.userId),
       ticket.queueId === null || !profile ? null : this.cache.queue(profile, ticket.queueId),
     ]);
@@ -48,6 +55,32 @@ export class TicketGraphs {
       whatsapp: whatsapp as Whatsapp | null,
       tags: tags as Tag[],
     });
+  }
+
+  private tags(ticketId: number): Promise<TagSummary[]> {
+    if (!this.tagRead) {
+      const ticketIds: number[] = [];
+      const tags = nextTurn().then(() => {
+        this.tagRead = undefined;
+        return this.readTags(ticketIds);
+      });
+      this.tagRead = { ticketIds, tags };
+    }
+    this.tagRead.ticketIds.push(ticketId);
+    return this.tagRead.tags.then((byTicket) => byTicket.get(ticketId) ?? []);
+  }
+
+  private async readTags(ticketIds: number[]): Promise<Map<number, TagSummary[]>> {
+    const byTicket = new Map<number, TagSummary[]>();
+    const unique = [...new Set(ticketIds)];
+    for (let i = 0; i < unique.length; i += TAGS_CHUNK) {
+      const rows: (TagSummary & { ticketId: number })[] = await this.db('tags')
+        .join('ticketTags', 'ticketTags.tagId', 'tags.id')
+        .whereIn('ticketTags.ticketId', unique.slice(i, i + TAGS_CHUNK))
+        .select('ticketTags.ticketId', 'tags.id', 'tags.name', 'tags.color');
+      for (const { ticketId, ...tag } of rows) byTicket.set(ticketId, [...(byTicket.get(ticketId) ?? []), tag]);
+    }
+    return byTicket;
   }
 
   private user(id: number): Promise<Pick<User, 'id' | 'name'> | null> {
