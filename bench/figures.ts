@@ -55,12 +55,15 @@ export function describeBudget(budget: Budget): string {
     .join(', ');
 }
 
-/** "met" or what missed it, for one load level's figures. */
-export function verdict(budget: Budget, clients: number, perSecond: number, p50: number, p95: number, old?: OldFigure): string {
-  const missed = [
-    budget.ratio !== undefined && old && perSecond < budget.ratio * old.perSecond && 'throughput',
-    clients === 1 && budget.p50 !== undefined && !(p50 < budget.p50) && 'p50',
-    clients === 1 && budget.p95 !== undefined && !(p95 < budget.p95) && 'p95',
-  ].filter(Boolean);
+/** "met" or what missed it, for one load level's figures; undefined when no part of the budget applies at that level. */
+export function verdict(budget: Budget, clients: number, perSecond: number, p50: number, p95: number, old?: OldFigure): string | undefined {
+  const checks: [boolean, boolean, string][] = [
+    [budget.ratio !== undefined && old !== undefined, perSecond < (budget.ratio ?? 0) * (old?.perSecond ?? 0), 'throughput'],
+    [clients === 1 && budget.p50 !== undefined, !(p50 < (budget.p50 ?? 0)), 'p50'],
+    [clients === 1 && budget.p95 !== undefined, !(p95 < (budget.p95 ?? 0)), 'p95'],
+  ];
+  const applied = checks.filter(([applies]) => applies);
+  if (applied.length === 0) return undefined;
+  const missed = applied.filter(([, miss]) => miss).map(([, , name]) => name);
   return missed.length === 0 ? 'met' : `MISSED (${missed.join(', ')})`;
 }

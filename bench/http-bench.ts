@@ -49,9 +49,10 @@ export async function httpFigures(url: string, requests: HttpRequest[]): Promise
       const [p50, p95, p99] = [0.5, 0.95, 0.99].map((q) => quantile(sorted, q)) as [number, number, number];
       const old = request.whaticket?.[run.clients as 1 | 10];
       const budget = describeBudget(request.budget);
+      const met = verdict(request.budget, run.clients, perSecond, p50, p95, old);
       const notes = [
         old && `${(perSecond / old.perSecond).toFixed(1)}× whaticket ${rate(old.perSecond)} req/s (p50/p95/p99 ${old.p50} / ${old.p95} / ${old.p99})`,
-        budget && `budget ${budget}: ${verdict(request.budget, run.clients, perSecond, p50, p95, old)}`,
+        budget && met && `budget ${budget}: ${met}`,
         request.contract,
         run.count !== null && `${run.count} in the answer`,
         `n=${sorted.length}`,
