@@ -3,7 +3,7 @@ import { readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createConnection, createTenant, customerWrites, eventually, outbox, type InboxTenant } from '../helpers/inbox.js';
+import { createConnection, createTenant, customerWrites, eventually, outbox, ticketTakenByAdmin, type InboxTenant } from '../helpers/inbox.js';
 import { sha256, storeMedia, storedBytes } from '../helpers/media.js';
 import { startFakeS3, type FakeS3 } from '../helpers/fake-s3.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -48,13 +48,7 @@ const objectOf = (stored: string) => s3.objects.get(`atende/${t.companyId}/${sto
 async function openTicket(): Promise<{ number: string; ticketId: number }> {
   customers += 1;
   const number = `5511955${String(customers).padStart(6, '0')}`;
-  await customerWrites(server, t, connectionId, { from: number, body: 'Oi' });
-  const ticket: { id: number } = await eventually(() =>
-    server.atende.container.db('tickets').join('contacts', 'contacts.id', 'tickets.contactId').where({ 'contacts.number': number }).first('tickets.id'),
-  );
-  const res = await server.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin.token, body: { status: 'open', userId: t.admin.id } });
-  expect(res.status).toBe(200);
-  return { number, ticketId: ticket.id };
+  return { number, ticketId: await ticketTakenByAdmin(server, t, connectionId, number) };
 }
 
 describe('media in an S3-compatible bucket', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createConnection, createTenant, customerWrites, eventually, outbox, type InboxTenant } from '../helpers/inbox.js';
+import { createConnection, createTenant, customerWrites, eventually, outbox, ticketTakenByAdmin, type InboxTenant } from '../helpers/inbox.js';
 import { companyMediaFiles, sha256, storeMedia } from '../helpers/media.js';
 import { startTestServer, testDatabase, type TestServer } from '../helpers/server.js';
 
@@ -97,13 +97,7 @@ describe('stored media of long-named files', () => {
   async function openTicket(): Promise<{ number: string; ticketId: number }> {
     customers += 1;
     const number = `5511966${String(customers).padStart(6, '0')}`;
-    await customerWrites(server, t, connectionId, { from: number, body: 'Oi' });
-    const ticket: { id: number } = await eventually(() =>
-      server.atende.container.db('tickets').join('contacts', 'contacts.id', 'tickets.contactId').where({ 'contacts.number': number }).first('tickets.id'),
-    );
-    const res = await server.call('PUT', `/api/tickets/${ticket.id}`, { token: t.admin.token, body: { status: 'open', userId: t.admin.id } });
-    expect(res.status).toBe(200);
-    return { number, ticketId: ticket.id };
+    return { number, ticketId: await ticketTakenByAdmin(server, t, connectionId, number) };
   }
 
   async function upload(ticketId: number, name: string, data: string) {

@@ -92,6 +92,17 @@ export async function customerWrites(
   return res.body.message.id as string;
 }
 
+/** `number` writes in and the tenant's admin takes the ticket (open, assigned); answers the ticket id. */
+export async function ticketTakenByAdmin(server: TestServer, tenant: InboxTenant, connectionId: number, number: string): Promise<number> {
+  await customerWrites(server, tenant, connectionId, { from: number, body: 'Oi' });
+  const ticket: { id: number } = await eventually(() =>
+    server.atende.container.db('tickets').join('contacts', 'contacts.id', 'tickets.contactId').where({ 'contacts.number': number }).first('tickets.id'),
+  );
+  const res = await server.call('PUT', `/api/tickets/${ticket.id}`, { token: tenant.admin.token, body: { status: 'open', userId: tenant.admin.id } });
+  expect(res.status).toBe(200);
+  return ticket.id;
+}
+
 /** What the simulated phone sent so far (messages and operations). */
 export async function outbox(server: TestServer, tenant: InboxTenant, connectionId: number): Promise<Outbox> {
   const res = await server.call('GET', `/api/simulator/${connectionId}/outbox`, { token: tenant.admin.token });
