@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { Ticket } from '../tickets/ticket.model.js';
+import { newTicketRow, Ticket } from '../tickets/ticket.model.js';
 import { tracking } from '../tickets/tracking.js';
 
 /** The contact and connection a ticket belongs to. */
@@ -41,23 +40,7 @@ export async function createPendingTicket(db: Knex, key: TicketKey): Promise<Tic
   const now = new Date().toISOString();
   const [row] = (await db('tickets')
     .insert({
-      companyId: key.companyId,
-      uuid: randomUUID(),
-      status: 'pending',
-      unreadMessages: 0,
-      lastMessage: '',
-      isGroup: key.isGroup,
-      fromMe: false,
-      userId: null,
-      contactId: key.contactId,
-      whatsappId: key.whatsappId,
-      queueId: null,
-      queueOptionId: null,
-      chatbot: false,
-      useIntegration: false,
-      integrationId: null,
-      promptId: null,
-      amountUsedBotQueues: 0,
+      ...newTicketRow({ ...key, userId: null, queueId: null }),
       createdAt: now,
       updatedAt: now,
     })

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { TicketStatus } from '../../contract/views.js';
 import { BaseModel } from '../../db/base.model.js';
 import { Contact } from '../contacts/contact.model.js';
@@ -53,4 +54,37 @@ export class Ticket extends BaseModel {
       },
     };
   }
+}
+
+/** Who a new ticket belongs to: open and the user's, or pending without one. */
+export interface NewTicket {
+  companyId: number;
+  contactId: number;
+  whatsappId: number;
+  isGroup: boolean;
+  userId: number | null;
+  queueId: number | null;
+}
+
+/** The columns of a new ticket: no messages yet, no bot or integration attached. */
+export function newTicketRow({ companyId, contactId, whatsappId, isGroup, userId, queueId }: NewTicket) {
+  return {
+    companyId,
+    uuid: randomUUID(),
+    status: (userId === null ? 'pending' : 'open') as TicketStatus,
+    unreadMessages: 0,
+    lastMessage: '',
+    isGroup,
+    fromMe: false,
+    userId,
+    contactId,
+    whatsappId,
+    queueId,
+    queueOptionId: null,
+    chatbot: false,
+    useIntegration: false,
+    integrationId: null,
+    promptId: null,
+    amountUsedBotQueues: 0,
+  };
 }

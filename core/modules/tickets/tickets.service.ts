@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Infrastructure } from '../../infrastructure.js';
 import { actorOf, isAdmin, type Actor, type AuthUser } from '../../auth/auth-user.js';
@@ -14,7 +13,7 @@ import { User } from '../users/user.model.js';
 import { Whatsapp } from '../whatsapp/whatsapp.model.js';
 import { assertVisible, loadViewer, visibleTicket } from './ticket-access.js';
 import { ticketBefore, type TicketBefore, type TicketEvents } from './ticket-events.js';
-import { Ticket } from './ticket.model.js';
+import { newTicketRow, Ticket } from './ticket.model.js';
 import { findTicket, loadTicket } from './ticket-view.js';
 import { acceptGreeting, ratingRequest, transferNotice } from './ticket-texts.js';
 import type { TemplateContext } from './templates.js';
@@ -434,25 +433,7 @@ export class TicketsService {
     const companyId = contact.companyId;
     const ticket = await uniqueOr(
       () =>
-        Ticket.query(trx).insertAndFetch({
-          companyId,
-          uuid: randomUUID(),
-          status: userId === null ? 'pending' : 'open',
-          unreadMessages: 0,
-          lastMessage: '',
-          isGroup: contact.isGroup,
-          fromMe: false,
-          userId,
-          contactId: contact.id,
-          whatsappId,
-          queueId,
-          queueOptionId: null,
-          chatbot: false,
-          useIntegration: false,
-          integrationId: null,
-          promptId: null,
-          amountUsedBotQueues: 0,
-        }),
+        Ticket.query(trx).insertAndFetch(newTicketRow({ companyId, contactId: contact.id, whatsappId, isGroup: contact.isGroup, userId, queueId })),
       () => new OpenTicketRace({ companyId, contactId: contact.id, whatsappId }),
     );
     await tracking.current(trx, ticket);
