@@ -1,7 +1,7 @@
 import { crc32, deflateSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { BrowserPool, loginThroughUi, shot } from './browser.js';
+import { BrowserPool, chooseOption, loginThroughUi, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, SUPER_EMAIL, SUPER_PASSWORD, type TestServer } from '../helpers/server.js';
 import { createMember, createTenant, PASSWORD, type InboxTenant, type Member } from '../helpers/inbox.js';
@@ -85,8 +85,7 @@ describeE2E('announcements', () => {
       await expect.poll(() => dialog.getByText('Obrigatório').count()).toBe(2);
       await dialog.getByLabel('Título').fill('Manutenção programada');
       await dialog.getByLabel('Texto').fill('O sistema ficará fora do ar no sábado, das 22h às 23h.\nSalve seu trabalho antes.');
-      await dialog.getByLabel('Prioridade').click();
-      await admin.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option[title="Alta"]').click();
+      await chooseOption(admin, dialog.getByLabel('Prioridade'), 'Alta');
       await dialog.locator('input[type=file]').setInputFiles({ name: 'manutencao.png', mimeType: 'image/png', buffer: bandPng(320, 180) });
       await dialog.getByTestId('announcement-image').getByText('manutencao.png').waitFor();
       await shot(admin, 'announcements-dialog-light');

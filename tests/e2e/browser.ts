@@ -107,14 +107,35 @@ export async function shot(page: Page, name: string): Promise<void> {
 }
 
 /**
- * Picks the option titled `label` of an antd select and waits until the select shows it. A list
- * still closing from the last choice holds options too: the pick waits until none is open.
+ * Picks the options titled `labels` of an antd select (one for a single select) and waits until
+ * the select shows each. A list still closing from the last choice holds options too: the pick
+ * waits until none is open. In a multiple select each option is clicked until it shows selected,
+ * so a click lost to the list's opening animation is made again rather than taken for a choice.
  */
-export async function chooseOption(page: Page, select: Locator, label: string): Promise<void> {
+export async function chooseOptions(page: Page, select: Locator, labels: string[]): Promise<void> {
   const open = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
   await expect.poll(() => open.count()).toBe(0);
   await select.click();
-  await open.locator(`.ant-select-item-option[title="${label}"]`).click();
   const field = select.locator('xpath=ancestor-or-self::*[contains(concat(" ", normalize-space(@class), " "), " ant-select ")][1]');
-  await expect.poll(() => field.textContent()).toContain(label);
+  const multiple = ((await field.getAttribute('class')) ?? '').includes('ant-select-multiple');
+  for (const label of labels) {
+    const option = open.locator(`.ant-select-item-option[title="${label}"]`);
+    if (!multiple) {
+      await option.click();
+      continue;
+    }
+    const selected = async () => ((await option.getAttribute('class')) ?? '').includes('ant-select-item-option-selected');
+    await option.click();
+    try {
+      await expect.poll(selected, { timeout: 2000 }).toBe(true);
+    } catch {
+      await option.click();
+      await expect.poll(selected).toBe(true);
+    }
+  }
+  for (const label of labels) await expect.poll(() => field.textContent()).toContain(label);
+}
+
+export function chooseOption(page: Page, select: Locator, label: string): Promise<void> {
+  return chooseOptions(page, select, [label]);
 }

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { BrowserPool, chooseOption, loginThroughUi, shot } from './browser.js';
+import { BrowserPool, chooseOption, chooseOptions, loginThroughUi, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, SUPER_EMAIL, SUPER_PASSWORD, type TestServer } from '../helpers/server.js';
 
@@ -185,10 +185,7 @@ describeE2E('connections page', () => {
       const dialog = admin.getByRole('dialog', { name: 'Adicionar WhatsApp' });
       await dialog.getByLabel('Nome').fill('Loja Filas');
       await chooseOption(admin, dialog.getByLabel('Provedor'), 'Simulador');
-      await dialog.getByLabel('Filas').click();
-      for (const [name] of QUEUES) {
-        await admin.locator(`.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option[title="${name}"]`).click();
-      }
+      await chooseOptions(admin, dialog.getByLabel('Filas'), QUEUES.map(([name]) => name));
       await dialog.getByText('Adicionar WhatsApp').click();
       await dialog.getByRole('button', { name: 'Adicionar' }).click();
       // The refused submit opens the tab of the field in error.

@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { loginThroughUi, BrowserPool, shot } from './browser.js';
+import { BrowserPool, chooseOption, loginThroughUi, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createConnection, createMember, createTenant, PASSWORD, type InboxTenant, type Member } from '../helpers/inbox.js';
@@ -126,8 +126,7 @@ describeE2E('contact lists and campaign settings', () => {
       // Campaign settings.
       await page.getByRole('menuitem', { name: 'Ajustes de campanha' }).click();
       await page.getByRole('heading', { name: 'Configurações de campanha' }).waitFor();
-      await page.getByLabel('Intervalo aleatório de disparo').click();
-      await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option[title="10 segundos"]').click();
+      await chooseOption(page, page.getByLabel('Intervalo aleatório de disparo'), '10 segundos');
       await page.getByRole('button', { name: 'Adicionar variável' }).click();
       await page.getByLabel('Atalho 1').fill('loja');
       await page.getByLabel('Conteúdo 1').fill('Loja Centro');

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page, WebSocketRoute } from 'playwright-core';
 import type { NormalizedMessage } from '../../core/channels/driver.js';
 import { Events } from '../../core/events/event-bus.js';
-import { loginThroughUi, BrowserPool, shot } from './browser.js';
+import { BrowserPool, chooseOption, loginThroughUi, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createConnection, createMember, createQueue, createTenant, customerWrites, eventually, PASSWORD, type InboxTenant, type Member } from '../helpers/inbox.js';
@@ -240,8 +240,7 @@ describeE2E('conversation of a ticket', () => {
       await options.filter({ hasText: 'bruno' }).waitFor();
       await shot(page, 'conversation-transfer-light');
       await page.keyboard.press('Escape');
-      await dialog.getByRole('combobox').first().click();
-      await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option[title="Suporte"]').click();
+      await chooseOption(page, dialog.getByRole('combobox').first(), 'Suporte');
       await dialog.getByRole('button', { name: 'Transferir' }).click();
       await page.getByText('Ticket transferido com sucesso!').first().waitFor();
       await page.waitForURL(`${server.url}/tickets`);

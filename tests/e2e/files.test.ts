@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { OutboxMessage } from '../../core/channels/simulator/simulator.js';
-import { loginThroughUi, BrowserPool, shot } from './browser.js';
+import { BrowserPool, chooseOption, loginThroughUi, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createConnection, createMember, createQueue, createTenant, customerWrites, eventually, outbox, PASSWORD, type InboxTenant, type Member } from '../helpers/inbox.js';
@@ -103,8 +103,7 @@ describeE2E('file lists', () => {
       const composer = page.getByTestId('message-composer');
       await composer.getByRole('button', { name: 'Enviar lista de arquivos' }).click();
       const picker = page.getByRole('dialog', { name: 'Enviar lista de arquivos' });
-      await picker.getByLabel('Lista').click();
-      await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option[title="Boas-vindas"]').click();
+      await chooseOption(page, picker.getByLabel('Lista'), 'Boas-vindas');
       await picker.getByTestId('send-file-list-preview').getByText('Tabela de preços (precos.jpg)').waitFor();
       await shot(page, 'files-send-picker-light');
       await picker.getByRole('button', { name: 'Enviar' }).click();
@@ -136,8 +135,7 @@ describeE2E('file lists', () => {
       await shot(admin, 'files-list-dark');
       await page.getByTestId('theme-toggle').click();
       await composer.getByRole('button', { name: 'Enviar lista de arquivos' }).click();
-      await picker.getByLabel('Lista').click();
-      await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option[title="Boas-vindas"]').click();
+      await chooseOption(page, picker.getByLabel('Lista'), 'Boas-vindas');
       await shot(page, 'files-send-picker-dark');
       await picker.getByRole('button', { name: 'Cancelar' }).click();
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { loginThroughUi, BrowserPool, shot } from './browser.js';
+import { BrowserPool, chooseOptions, loginThroughUi, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createMember, createTenant, PASSWORD, type InboxTenant, type Member } from '../helpers/inbox.js';
@@ -57,8 +57,7 @@ describeE2E('internal chat', () => {
       await dialog.getByText('Por favor, preencha o título da conversa.').waitFor();
       await dialog.getByText('Por favor, selecione pelo menos um usuário.').waitFor();
       await dialog.getByLabel('Título').fill('Plantão de sábado');
-      await dialog.getByLabel('Usuários').click();
-      await anaPage.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option[title="bia"]').click();
+      await chooseOptions(anaPage, dialog.getByLabel('Usuários'), ['bia']);
       await anaPage.keyboard.press('Escape');
       await shot(anaPage, 'internal-chat-dialog-light');
       await dialog.getByRole('button', { name: 'Salvar' }).click();

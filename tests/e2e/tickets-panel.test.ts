@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { loginThroughUi, BrowserPool, shot } from './browser.js';
+import { BrowserPool, chooseOption, loginThroughUi, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, SUPER_EMAIL, SUPER_PASSWORD, type TestServer } from '../helpers/server.js';
 import { createConnection, createMember, createQueue, createTenant, eventually, PASSWORD, type InboxTenant } from '../helpers/inbox.js';
@@ -256,8 +256,8 @@ describeE2E('tickets panel', () => {
       await ana.getByText('Digite ao menos 3 caracteres').waitFor();
       await contact.fill('Ped');
       await ana.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: PEDRO.name }).click();
-      await choose(ana, dialog.getByLabel('Fila'), 'Vendas');
-      await choose(ana, dialog.getByLabel('Conexão'), 'Loja Suporte');
+      await chooseOption(ana, dialog.getByLabel('Fila'), 'Vendas');
+      await chooseOption(ana, dialog.getByLabel('Conexão'), 'Loja Suporte');
       await dialog.getByRole('button', { name: 'Salvar' }).click();
       const conflict = dialog.getByTestId('new-ticket-conflict');
       await conflict.waitFor();
@@ -268,7 +268,7 @@ describeE2E('tickets panel', () => {
       await contact.click();
       await contact.fill('Mar');
       await ana.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: MARIA.name }).click();
-      await choose(ana, dialog.getByLabel('Conexão'), 'Loja Vendas');
+      await chooseOption(ana, dialog.getByLabel('Conexão'), 'Loja Vendas');
       await dialog.getByRole('button', { name: 'Salvar' }).click();
       const maria = await ticketOf(MARIA.from);
       await ana.waitForURL(`${server.url}/tickets/${maria.uuid}`);
@@ -382,7 +382,7 @@ describeE2E('tickets panel', () => {
       expect(await assigned.getByRole('option').first().getAttribute('aria-label')).toBe(PEDRO.name);
 
       await admin.getByRole('tab', { name: 'Busca' }).click();
-      await choose(admin, admin.getByLabel('Filtrar por usuários'), 'bruno');
+      await chooseOption(admin, admin.getByLabel('Filtrar por usuários'), 'bruno');
       await row(list(admin, 'search'), PEDRO.name).waitFor();
       expect(await row(list(admin, 'search'), MARIA.name).count()).toBe(0);
       await shotBoth(admin, 'tickets-admin-search');
@@ -421,9 +421,3 @@ describeE2E('tickets panel', () => {
     JOURNEY_MS,
   );
 });
-
-/** Opens an antd select and picks the option with this label. */
-async function choose(page: Page, select: Locator, label: string): Promise<void> {
-  await select.click();
-  await page.locator(`.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option[title="${label}"]`).click();
-}
