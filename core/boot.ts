@@ -6,6 +6,7 @@ import { describeMissing, Migrator } from './db/migrator.js';
 import { closeReaderPool } from './db/reader-pool.js';
 import { PluginHost } from './plugins/plugin-host.js';
 import { DIRECT_PRUNE_JOB } from './modules/whatsapp/direct-messages.js';
+import { PRESENCE_SWEEP_EVERY_MS, PRESENCE_SWEEP_JOB } from './cluster/presence.js';
 import { listen, type RunningServer } from './server.js';
 import { seedDemo, startDemoCustomers, type Demo } from './demo/demo.js';
 
@@ -97,6 +98,7 @@ export async function startAtende(config: Config, log: Logger, hooks: BootHooks 
     await step(log, 'jobs', () => container.jobs.start());
     await step(log, 'ticket automations', () => container.services.ticketAutomations.schedule());
     await step(log, 'direct messages pruning', () => container.jobs.every(24 * 3_600_000, DIRECT_PRUNE_JOB));
+    await step(log, 'presence sweep', () => container.jobs.every(PRESENCE_SWEEP_EVERY_MS, PRESENCE_SWEEP_JOB));
     // Stops run backwards: sessions stop first, then the pipeline finishes what they delivered,
     // then the plugins' event hooks what the pipeline told them.
     stops.push(() => container.bus.idle());

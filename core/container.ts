@@ -7,6 +7,7 @@ import { EventBus } from './events/event-bus.js';
 import { RealtimeHub } from './realtime/hub.js';
 import { localCluster, type Cluster } from './cluster/cluster.js';
 import { signalCacheChanges } from './cluster/cache-signals.js';
+import { PRESENCE_SWEEP_JOB } from './cluster/presence.js';
 import { TokenService } from './auth/tokens.js';
 import { PlansService } from './modules/plans/plans.service.js';
 import { CompaniesService } from './modules/companies/companies.service.js';
@@ -154,6 +155,7 @@ export function createContainer(config: Config, log: Logger, cluster: Cluster = 
       .then((changed) => (changed ? services.users.setOnline(user.id, online) : undefined))
       .catch((err: unknown) => log.error({ err }, 'online status not saved'));
   });
+  jobs.define(PRESENCE_SWEEP_JOB, () => services.users.sweepOnline((ids) => cluster.presence.absent(ids)));
 
   return { ...infra, tokens, services, providers, sessions, simulator };
 }

@@ -9,6 +9,8 @@ export interface Presence {
   report(userId: number, online: boolean): Promise<boolean>;
   /** Whether a start-up may mark everybody offline: no other node holds a socket. */
   aloneAtStart(): Promise<boolean>;
+  /** Of these users, those no live node holds a socket for (a dead node's users). */
+  absent(userIds: number[]): Promise<number[]>;
   close(): Promise<void>;
 }
 
@@ -22,8 +24,17 @@ export class LocalPresence implements Presence {
     return true;
   }
 
+  /** A running node's flags follow its sockets, and a start clears a crash's: none is stale. */
+  async absent(): Promise<number[]> {
+    return [];
+  }
+
   async close(): Promise<void> {}
 }
+
+/** Flags a dead node left online are cleared by this job, run once cluster-wide. */
+export const PRESENCE_SWEEP_JOB = 'users.presence.sweep';
+export const PRESENCE_SWEEP_EVERY_MS = 60_000;
 
 /** How long a node's socket list outlives the node: renewed at a third of it while the node runs. */
 const NODE_TTL_MS = 30_000;
@@ -59,6 +70,13 @@ export class RedisPresence implements Presence {
 
   async aloneAtStart(): Promise<boolean> {
     return (await this.otherNodes()).length === 0;
+  }
+
+  async absent(userIds: number[]): Promise<number[]> {
+    if (userIds.length === 0) return [];
+    const keys = [this.nodeKey(this.link.nodeId), ...(await this.otherNodes())];
+    const held = new Set(await this.link.client.sUnion(keys));
+    return userIds.filter((id) => !held.has(String(id)));
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { openSocket, type TestSocket } from '../helpers/socket.js';
-import { createConnection, createTenant, customerWrites, eventually, PASSWORD, type InboxTenant } from '../helpers/inbox.js';
+import { createConnection, createMember, createTenant, customerWrites, eventually, PASSWORD, type InboxTenant } from '../helpers/inbox.js';
+import { PRESENCE_SWEEP_JOB } from '../../core/cluster/presence.js';
 
 /**
  * Two nodes of one installation: one database, one data folder (so one token secret), one Redis.
@@ -85,5 +86,24 @@ describe.skipIf(!redisUrl)('several nodes on one Redis', () => {
     expect(Boolean(await online())).toBe(true);
     await onB.close();
     await eventually(async () => !(await online()), 3000, 'offline');
+  });
+
+  it("a user a dead node left online goes offline at the next sweep, live for the company; one with a socket stays", async () => {
+    const db = a.atende.container.db;
+    const heldId = tenant.admin.id;
+    const onB = await socketOn(b, tenant.admin.token);
+    const flag = async (id: number) => Boolean(((await db('users').where({ id }).first('online')) as { online: boolean | number }).online);
+    await eventually(() => flag(heldId), 3000, 'the socket holder online');
+    // A user whose only node died: flagged online, no socket anywhere.
+    const stale = (await createMember(a, tenant, 'stale')).id;
+    await db('users').where({ id: stale }).update({ online: true });
+
+    await a.atende.container.jobs.now(PRESENCE_SWEEP_JOB, {});
+    await eventually(async () => !(await flag(stale)), 5000, 'the stale user offline');
+    const frame = await onB.next(
+      (f) => f.channel === `company-${tenant.companyId}-user` && (f.data as { user?: { id: number; online: boolean } }).user?.id === stale,
+    );
+    expect((frame.data as { user: { online: boolean } }).user.online).toBe(false);
+    expect(await flag(heldId)).toBe(true);
   });
 });

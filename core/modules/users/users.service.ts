@@ -358,6 +358,15 @@ export class UsersService {
     await User.query(this.infra.db).where('online', true).patch({ online: false });
   }
 
+  /**
+   * Users still flagged online whom `absent` finds without a socket anywhere (their node died)
+   * go offline, live for their company.
+   */
+  async sweepOnline(absent: (userIds: number[]) => Promise<number[]>): Promise<void> {
+    const online = (await User.query(this.infra.db).where('online', true).select('id')).map((user) => user.id);
+    for (const id of await absent(online)) await this.setOnline(id, false);
+  }
+
   /** Tells the company a user's row changed (after a login or logout). */
   async publishUpdate(id: number): Promise<void> {
     const user = await User.query(this.infra.db).findById(id).withGraphFetched(VIEW_GRAPH).modifiers(graphModifiers);
