@@ -50,6 +50,8 @@ async function step<T>(log: Logger, name: string, run: () => Promise<T>): Promis
  * journal (what a crash left unprocessed) → WhatsApp sessions (→ the demo's customers).
  * stop() runs the same list backwards: sessions stop before jobs, the server, the plugins'
  * destroy hooks and the database.
+ * The node's role picks what runs: a web node runs no job and no session (it still schedules jobs,
+ * which the workers run); a worker serves only its health check, no API and no socket.
  */
 export async function startAtende(config: Config, log: Logger, hooks: BootHooks = {}): Promise<Atende> {
   const cluster = await step(log, 'cluster', () => connectCluster(config, log));
@@ -95,7 +97,8 @@ export async function startAtende(config: Config, log: Logger, hooks: BootHooks 
     // Registered before bootstrap: a plugin's bootstrap may already schedule jobs.
     stops.push(() => container.jobs.stop());
     await step(log, 'plugins bootstrap', () => plugins.bootstrap());
-    await step(log, 'jobs', () => container.jobs.start());
+    const works = config.role !== 'web';
+    if (works) await step(log, 'jobs', () => container.jobs.start());
     await step(log, 'ticket automations', () => container.services.ticketAutomations.schedule());
     await step(log, 'direct messages pruning', () => container.jobs.every(24 * 3_600_000, DIRECT_PRUNE_JOB));
     await step(log, 'presence sweep', () => container.jobs.every(PRESENCE_SWEEP_EVERY_MS, PRESENCE_SWEEP_JOB));
@@ -104,10 +107,12 @@ export async function startAtende(config: Config, log: Logger, hooks: BootHooks 
     stops.push(() => container.bus.idle());
     stops.push(() => container.services.pipeline.idle());
     stops.push(() => container.sessions.stopAll());
-    await step(log, 'inbound journal', () => container.sessions.resumeJournal());
-    await step(log, 'channels', () => container.sessions.startAll());
-    if (demo?.connectionId !== undefined) stops.push(startDemoCustomers(container, demo.connectionId));
-    log.info({ url: server.url, version: config.version }, 'Atende is serving');
+    if (works) {
+      await step(log, 'inbound journal', () => container.sessions.resumeJournal());
+      await step(log, 'channels', () => container.sessions.startAll());
+      if (demo?.connectionId !== undefined) stops.push(startDemoCustomers(container, demo.connectionId));
+    }
+    log.info({ url: server.url, version: config.version, role: config.role }, 'Atende is serving');
     return { container, server, initialAdmin, demo, stop };
   } catch (err) {
     await stop();

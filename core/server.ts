@@ -12,14 +12,15 @@ export interface RunningServer {
 
 /**
  * Listens for HTTP and websocket traffic, with the plugins' routers under /api after the
- * core's. close() stops accepting, lets in-flight requests finish (up to `graceMs`), then closes
+ * core's; a worker node takes no socket (and answers only its health check, see createHttpApp).
+ * close() stops accepting, lets in-flight requests finish (up to `graceMs`), then closes
  * sockets; the caller closes the database afterwards.
  */
 export async function listen(c: Container, port: number, host: string, plugins: PluginRouter[] = []): Promise<RunningServer> {
   const { app, routes } = createHttpApp(c, plugins);
   const server = createServer(app.callback());
   server.keepAliveTimeout = 65_000;
-  c.realtime.attach(server);
+  if (c.config.role !== 'worker') c.realtime.attach(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

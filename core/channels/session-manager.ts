@@ -173,7 +173,8 @@ export class SessionManager {
   private launch(row: ConnectionRecord): Promise<void> {
     const session = this.sessionOf(row);
     return this.serial(session, async () => {
-      if (this.stopping) return;
+      // A web node runs no session, whoever asks: the worker nodes own them.
+      if (this.stopping || this.infra.config.role === 'web') return;
       await this.halt(session);
       if (row.blocked) return this.stopped(session);
       const driver = this.create(session, row.provider);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { configEntries } from '../config/config.schema.js';
 import { usageError } from './errors.js';
 
 /**
@@ -31,6 +32,10 @@ export function isPostgresUrl(value: string): boolean {
 
 export const postgresUrlProblem: Check = (value) =>
   isPostgresUrl(value) ? undefined : 'must be a postgres://user:password@host:5432/database address';
+
+const roles: readonly string[] = configEntries.role.schema.unwrap().options;
+
+export const roleProblem: Check = (value) => (roles.includes(value) ? undefined : `must be one of ${roles.join(', ')} (got "${value}")`);
 
 export const nameProblem: Check = (value) => (value.trim() ? undefined : 'must not be empty');
 

@@ -125,6 +125,11 @@ export const configEntries = {
     doc: 'Redis address (redis://… or rediss://…) shared by several servers of one installation: live events, login limits and cache changes reach every node; unset, one server keeps them in memory',
     schema: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// address' }).optional(),
   },
+  role: {
+    env: ['ATENDE_ROLE'],
+    doc: 'What this node does: all (everything), web (HTTP, the API and sockets; runs no WhatsApp session and no job) or worker (WhatsApp sessions and jobs; answers only GET /api/version); web and worker need redisUrl',
+    schema: z.enum(['all', 'web', 'worker']).default('all'),
+  },
   plugins: {
     env: ['ATENDE_PLUGINS'],
     doc: 'Extra plugins: npm package names or folders, comma separated in the environment',

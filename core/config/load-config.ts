@@ -113,6 +113,10 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   if (s3Missing.length > 0) {
     throw new ConfigError(`config: storage "s3" needs ${s3Missing.map((key) => key + whereSet(key)).join(', ')}`);
   }
+  // Without Redis a worker's live events never reach the sockets a web node holds.
+  if (values.role !== 'all' && !values.redisUrl) {
+    throw new ConfigError(`config: role "${values.role}" needs redisUrl${whereSet('redisUrl')}, so live events cross from the workers to the web nodes`);
+  }
   return {
     ...values,
     dir,

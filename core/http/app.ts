@@ -93,15 +93,19 @@ export interface PluginRouter {
 /**
  * The Koa app: error handling first, then request id and access log, security headers, body
  * parsing for /api, the API routers (plugins, then the core; neither shadows the other), a JSON
- * 404 for unknown /api paths, and the web app for everything else.
+ * 404 for unknown /api paths, and the web app for everything else. A worker node serves only
+ * GET /api/version, the health check of process managers and balancers: the API and the app are
+ * the web nodes'.
  */
-export function createHttpApp(c: Container, plugins: PluginRouter[] = []): HttpApp {
+export function createHttpApp(c: Container, allPlugins: PluginRouter[] = []): HttpApp {
+  const servesApp = c.config.role !== 'worker';
+  const plugins = servesApp ? allPlugins : [];
   const api: AppRouter = new Router<AppState>({ prefix: '/api' });
   api.get('/version', (ctx) => {
     ctx.body = { version: c.config.version };
   });
   const docs = [...coreDocs, ...plugins.flatMap((p) => p.docs ?? [])];
-  const core = [...coreRoutes.map((make) => make(c)), apiDocsRoutes(c, docs)];
+  const core = servesApp ? [...coreRoutes.map((make) => make(c)), apiDocsRoutes(c, docs)] : [];
   assertNoShadowing(
     [{ owner: 'the core', method: 'GET', path: '/version' }, ...core.flatMap((router) => ownedRoutes('the core', router))],
     plugins.flatMap(({ owner, router }) => ownedRoutes(owner, router)),
@@ -144,7 +148,7 @@ export function createHttpApp(c: Container, plugins: PluginRouter[] = []): HttpA
     }
     await next();
   });
-  app.use(webAppMiddleware(webRootOf(c.config.webDir)));
+  if (servesApp) app.use(webAppMiddleware(webRootOf(c.config.webDir)));
   // What fails after the answer started (a file's stream) reaches Koa's own handler, which would
   // print it: into the log instead, a browser leaving mid-download as the ordinary event it is.
   const log = c.log.child({ part: 'http' });

@@ -82,7 +82,7 @@ describe('atende --version and --help', () => {
   it.each([
     ['init', ['--dir', '--db', '--database-url', '--port', '--public-url', '--admin-email', '--admin-password', '--yes']],
     ['migrate', ['--dir', '--rollback', '--status']],
-    ['serve', ['--dir', '--port', '--demo']],
+    ['serve', ['--dir', '--port', '--demo', '--role']],
     ['add-tenant', ['--dir', '--name', '--email', '--password', '--plan', '--yes']],
   ])('documents the flags of %s', async (command, flags) => {
     const result = await atende([command, '--help']);
@@ -262,6 +262,16 @@ describe('atende serve', () => {
     } finally {
       blocker.close();
     }
+  });
+
+  it.each([
+    [['--role', 'both'], 2, 'atende: --role must be one of all, web, worker (got "both")'],
+    [['--role', 'web'], 1, 'atende: config: role "web" needs redisUrl (atende.config.json "redisUrl" or REDIS_URL/ATENDE_REDIS_URL), so live events cross from the workers to the web nodes'],
+  ])('refuses %j in one line before touching the database', async (args, exitCode, message) => {
+    const result = await atende(['serve', '--dir', 'roles', '--port', String(await freePort()), ...args]);
+    expect(result.exitCode).toBe(exitCode);
+    expect(lines(result.stderr)).toEqual([message]);
+    expect(existsSync(path.join(work, 'roles/data/atende.sqlite'))).toBe(false);
   });
 });
 

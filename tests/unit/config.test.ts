@@ -67,6 +67,16 @@ describe('configuration', () => {
     expect(() => loadConfig({ dir: tempDir(), env: { ...keys, ATENDE_S3_ENDPOINT: 'minio:9000' } })).toThrow(/s3Endpoint is invalid/);
   });
 
+  it('role is all by default; web and worker need redisUrl, named in one line', () => {
+    expect(loadConfig({ dir: tempDir(), env: {} }).role).toBe('all');
+    expect(() => loadConfig({ dir: tempDir(), env: { ATENDE_ROLE: 'web' } })).toThrow(
+      /^config: role "web" needs redisUrl \(atende\.config\.json "redisUrl" or REDIS_URL\/ATENDE_REDIS_URL\)/,
+    );
+    expect(() => loadConfig({ dir: tempDir(), env: {}, flags: { role: 'worker' } })).toThrow(/^config: role "worker" needs redisUrl/);
+    expect(loadConfig({ dir: tempDir(), env: { ATENDE_ROLE: 'worker', REDIS_URL: 'redis://127.0.0.1:6379' } }).role).toBe('worker');
+    expect(() => loadConfig({ dir: tempDir(), env: { ATENDE_ROLE: 'both' } })).toThrow(/role is invalid.*ATENDE_ROLE/);
+  });
+
   it('refuses a config file that is not JSON', () => {
     const dir = tempDir();
     writeFileSync(path.join(dir, CONFIG_FILE), '{ port: ');

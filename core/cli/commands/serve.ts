@@ -7,12 +7,13 @@ import { CliError } from '../errors.js';
 import { resolveDir, type CliContext } from '../context.js';
 import { reportInitialAdmin } from '../initial-admin.js';
 import { reportDemo } from '../../demo/report.js';
-import { checkFlag, portProblem } from '../validate.js';
+import { checkFlag, portProblem, roleProblem } from '../validate.js';
 
 interface ServeOptions {
   dir?: string;
   port?: string;
   demo?: boolean;
+  role?: string;
 }
 
 export function serveCommand(ctx: CliContext): Command {
@@ -21,16 +22,18 @@ export function serveCommand(ctx: CliContext): Command {
     .option('--dir <path>', 'folder holding atende.config.json and data/ (default: current folder)')
     .option('--port <n>', 'HTTP port (overrides the config and PORT)')
     .option('--demo', 'demo mode: a demo tenant with a simulated WhatsApp connection')
+    .option('--role <role>', 'all (default), web (HTTP and sockets only) or worker (WhatsApp sessions and jobs only); overrides the config and ATENDE_ROLE')
     .action((options: ServeOptions) => runServe(options, ctx));
 }
 
 /** Serves until SIGINT or SIGTERM, then shuts down gracefully and returns; a second signal exits at once. */
 async function runServe(options: ServeOptions, ctx: CliContext): Promise<void> {
   const port = options.port === undefined ? undefined : Number(checkFlag('--port', options.port, portProblem));
+  const role = options.role === undefined ? undefined : checkFlag('--role', options.role, roleProblem);
   const config = loadConfig({
     dir: resolveDir(options.dir),
     env: ctx.env,
-    flags: { port, demo: options.demo ? true : undefined },
+    flags: { port, role, demo: options.demo ? true : undefined },
     generateSecrets: true,
   });
   const log = createLogger(config.logLevel);
