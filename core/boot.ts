@@ -64,6 +64,7 @@ export async function startAtende(config: Config, log: Logger, hooks: BootHooks 
   };
   try {
     await step(log, 'database', () => container.db.raw('select 1'));
+    await step(log, 'media storage', () => container.media.check());
     if (config.smtpUrl && new URL(config.publicUrl).hostname === 'localhost') {
       log.warn('smtpUrl is set but publicUrl points at localhost: links in e-mails will not open on other machines; set publicUrl (ATENDE_PUBLIC_URL)');
     }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants, createReadStream, createWriteStream } from 'node:fs';
-import { chmod, copyFile, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { access, chmod, copyFile, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -34,6 +34,8 @@ export interface LocalCopy {
  * streams: nothing here holds a whole file in memory.
  */
 export interface MediaStorage {
+  /** At start: fails, with the reason, when the storage cannot be reached or written. */
+  check(): Promise<void>;
   /** Saves under a new unique name derived from `originalName`. */
   save(companyId: number, originalName: string, source: MediaSource): Promise<SavedMedia>;
   /** A stored file to read; NotFoundError (ERR_NO_MEDIA_FOUND) when there is none by that name. */
@@ -112,6 +114,11 @@ export async function temporaryFile(name: string): Promise<LocalCopy> {
 
 export class DiskMediaStorage implements MediaStorage {
   constructor(private readonly root: string) {}
+
+  async check(): Promise<void> {
+    await mkdir(this.root, { recursive: true });
+    await access(this.root, constants.W_OK);
+  }
 
   async save(companyId: number, originalName: string, source: MediaSource): Promise<SavedMedia> {
     const name = newStoredName(originalName);

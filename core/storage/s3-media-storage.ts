@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type * as Sdk from '@aws-sdk/client-s3';
+import { ConfigError } from '../config/load-config.js';
 import type { Logger } from '../logger.js';
 import {
   checkedStoredName,
@@ -32,7 +33,7 @@ export interface S3Options {
 /**
  * Media in an S3-compatible bucket, keyed `<prefix>/<companyId>/<stored name>`: every node of a
  * cluster reads what any node saved. Names follow the disk's rules (media-storage.ts). The SDK is
- * imported on first use: it takes most of a second to load, which no start needs to wait for.
+ * imported by the start's check, not with the module: a node on disk storage never loads it.
  */
 export class S3MediaStorage implements MediaStorage {
   private sdk: Promise<{ commands: typeof Sdk; client: Sdk.S3Client }> | undefined;
@@ -67,6 +68,18 @@ export class S3MediaStorage implements MediaStorage {
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
     });
+  }
+
+  /** A wrong bucket, endpoint or key fails the start with the bucket's answer, not the first upload. */
+  async check(): Promise<void> {
+    const { commands, client } = await this.connect();
+    try {
+      await client.send(new commands.HeadBucketCommand({ Bucket: this.options.bucket }));
+    } catch (err) {
+      const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+      const where = this.options.endpoint ?? `AWS ${this.options.region}`;
+      throw new ConfigError(`media storage: the bucket "${this.options.bucket}" at ${where} cannot be used (${status ? `HTTP ${status}, ` : ''}${(err as Error).name}: ${(err as Error).message})`);
+    }
   }
 
   async save(companyId: number, originalName: string, source: MediaSource): Promise<SavedMedia> {

@@ -113,4 +113,12 @@ describe('media in an S3-compatible bucket', () => {
   it('leaves no spooled stream or downloaded copy behind', async () => {
     expect((await readdir(temporary)).filter((name) => name.startsWith('atende-media-'))).toEqual([]);
   });
+
+  it('a bucket that is not there, or refused keys, fail the start with the reason', async () => {
+    const options = { storage: 's3' as const, s3Endpoint: s3.endpoint, s3Bucket: s3.bucket, s3AccessKeyId: s3.accessKeyId, s3SecretAccessKey: s3.secretAccessKey };
+    await expect(startTestServer({ ...options, s3Bucket: 'no-such-bucket' })).rejects.toThrow(
+      `media storage: the bucket "no-such-bucket" at ${s3.endpoint} cannot be used (HTTP 404`,
+    );
+    await expect(startTestServer({ ...options, s3SecretAccessKey: 'a-wrong-secret' })).rejects.toThrow(/cannot be used \(HTTP 403/);
+  });
 });

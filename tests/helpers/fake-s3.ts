@@ -49,6 +49,8 @@ export async function startFakeS3(options: FakeS3Options = {}): Promise<FakeS3> 
     const key = decodeURIComponent(rest.join('/'));
     if (bucketName !== bucket) return s3Error(res, 404, 'NoSuchBucket', 'The specified bucket does not exist');
     requests.push({ method: req.method ?? '', key });
+    // HeadBucket: the bucket is there.
+    if (key === '' && req.method === 'HEAD') return void res.writeHead(200).end();
     const object = objects.get(key);
     switch (req.method) {
       case 'PUT':

@@ -111,7 +111,17 @@ export async function startTestServer(flags: Partial<ConfigValues> = {}, options
       ...flags,
     },
   });
-  const atende = await startAtende(config, createLogger(config.logLevel, false));
+  let atende: Atende;
+  try {
+    atende = await startAtende(config, createLogger(config.logLevel, false));
+  } catch (err) {
+    // A start refused on purpose leaves no database or folder behind.
+    if (!shared) {
+      await pgDb?.drop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    throw err;
+  }
   const url = atende.server.url;
 
   const call = async (method: string, route: string, options: CallOptions = {}): Promise<CallResult> => {
