@@ -202,3 +202,42 @@ describe('a simulated WhatsApp in its own process (ATENDE_SIMULATOR_URL)', () =>
     }
   });
 });
+
+describe('when the simulator server restarts', () => {
+  let server: ResultPromise;
+  let node: TestServer;
+
+  function startSimulator(port: number): Promise<{ url: string }> {
+    server = execa('node', [bin, 'simulate', 'server', '--port', String(port)], { env: cleanEnv, extendEnv: false, reject: false });
+    return printedUrl(server, /^simulated WhatsApp at (http:\/\/\S+) \(Ctrl-C stops\)$/m);
+  }
+
+  afterAll(async () => {
+    await node?.close();
+    server?.kill('SIGTERM');
+    await server;
+  });
+
+  it('the drivers link again by themselves, CONNECTED with their stored number, and customers reach the node', async () => {
+    const port = await freePort();
+    const { url } = await startSimulator(port);
+    node = await startTestServer({ simulatorUrl: url });
+    const t = await createTenant(node, 'Restarted Sim Co');
+    const id = await createConnection(node, t, 'Phone');
+    const paired = await eventually(async () => {
+      const row = await connectionRow(node, id);
+      return row.status === 'CONNECTED' ? row.number : undefined;
+    });
+
+    server.kill('SIGTERM');
+    expect((await server).exitCode).toBe(0);
+    await eventually(async () => node.atende.container.sessions.statusOf(id) === 'OPENING', 10_000, 'the session to show OPENING');
+    await startSimulator(port);
+    await eventually(async () => node.atende.container.sessions.statusOf(id) === 'CONNECTED', 30_000, 'the session to link again');
+    expect((await connectionRow(node, id)).number).toBe(paired);
+
+    const res = await node.call('POST', `/api/simulator/${id}/inbound`, { token: t.admin.token, body: { id: 'AFTER-RESTART', from: '5511987654321', name: 'Carla', body: 'Oi de novo' } });
+    expect(res.status).toBe(201);
+    await eventually(async () => ((await storedOf(node, t.companyId, ['AFTER-RESTART'])).length === 1 ? true : undefined), 15_000);
+  });
+});
