@@ -159,6 +159,8 @@ class RemotePhone implements PhonePort {
     this.socket = socket;
     socket.on('message', (data) => this.frame(socket, data));
     socket.on('close', (code) => this.closed(socket, code));
+    // A failure is followed by its close, which is what this side acts on.
+    socket.on('error', () => undefined);
     return new Promise((resolve, reject) => {
       socket.once('open', () => resolve());
       socket.once('error', () => reject(unreachable(this.url)));
