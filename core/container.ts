@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { Config } from './config/config.schema.js';
 import type { Infrastructure } from './infrastructure.js';
 import type { Logger } from './logger.js';
@@ -20,7 +19,7 @@ import { createJobEngine } from './jobs/job-backend.js';
 import { defineCoreJoinPolicies } from './realtime/join-policies.js';
 import { defineTicketJoinPolicies } from './modules/tickets/tickets.realtime.js';
 import { createMediaStorage } from './storage/create-media-storage.js';
-import { Simulator } from './channels/simulator/simulator.js';
+import { createSimulator, type Simulator } from './channels/simulator/simulator.js';
 import { createProviders, simulatorEnabled, type ProviderRegistry } from './channels/providers.js';
 import { SessionManager } from './channels/session-manager.js';
 import { WhatsappService } from './modules/whatsapp/whatsapp.service.js';
@@ -98,8 +97,7 @@ export function createContainer(config: Config, log: Logger, cluster: Cluster = 
   signalCacheChanges(bus, cluster.signals);
   // The channel layer reaches connections and the journal through ports implemented by the modules.
   const connections = new WhatsappConnections(db);
-  // Its outbox beside the media, so it outlives a crash of the server as a real network would.
-  const simulator = simulatorEnabled(config) ? new Simulator(connections, path.join(path.dirname(config.mediaDir), 'simulator')) : undefined;
+  const simulator = simulatorEnabled(config) ? createSimulator(config, connections) : undefined;
   const providers = createProviders({ db, log: log.child({ part: 'channels' }), simulator });
   const journal = new InboundJournal(db, log.child({ part: 'journal' }));
   const sessions = new SessionManager(infra, providers, journal, connections);

@@ -26,9 +26,9 @@ export class ProviderRegistry {
   }
 }
 
-/** The simulator is a stand-in for demos and tests: only `--demo` or ATENDE_SIMULATOR=1 turn it on. */
+/** The simulator is a stand-in for demos and tests: only `--demo`, ATENDE_SIMULATOR=1 or ATENDE_SIMULATOR_URL turn it on. */
 export function simulatorEnabled(config: Config): boolean {
-  return config.demo || config.simulator;
+  return config.demo || config.simulator || config.simulatorUrl !== undefined;
 }
 
 export function createProviders(deps: { db: Database; log: Logger; simulator?: Simulator }): ProviderRegistry {

@@ -168,6 +168,11 @@ export const configEntries = {
     doc: 'Enables the simulated WhatsApp provider and its test API (demo mode enables it too)',
     schema: z.preprocess((v) => (typeof v === 'string' ? v === 'true' || v === '1' : v), z.boolean().default(false)),
   },
+  simulatorUrl: {
+    env: ['ATENDE_SIMULATOR_URL'],
+    doc: 'Address of `atende simulate server` (http://127.0.0.1:N): the simulated phones live there, shared by every node and outliving each; enables the simulator',
+    schema: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// address' }).optional(),
+  },
   stepTimeoutMs: {
     env: ['ATENDE_STEP_TIMEOUT_MS'],
     doc: 'How long one conversation step may take (ms) before the ticket is handed to the agents',

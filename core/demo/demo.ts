@@ -139,12 +139,7 @@ export function startDemoCustomers(c: Container, connectionId: number): () => Pr
   const log = c.log.child({ part: 'demo' });
   const timers = CUSTOMERS.map((customer, index) => {
     const timer = setTimeout(() => {
-      const device = c.simulator?.deviceOf(connectionId);
-      if (!device) {
-        log.debug({ id: customer.id }, 'demo customer not sent: the demo connection is not running');
-        return;
-      }
-      device.inbound(customer).catch((err: unknown) => log.debug({ err, id: customer.id }, 'demo customer not sent'));
+      c.simulator?.api.inbound(connectionId, [customer]).catch((err: unknown) => log.debug({ err, id: customer.id }, 'demo customer not sent'));
     }, (index + 1) * CUSTOMER_INTERVAL_MS);
     timer.unref();
     return timer;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, bin, cleanEnv as env, freePort, serving, until } from '../helpers/cli.js';
+import { api, bin, cleanEnv as env, freePort, printedUrl, serving, until } from '../helpers/cli.js';
 import { createPgDatabase } from '../helpers/server.js';
 import { SqliteDriver } from '../../core/db/sqlite-driver.js';
 
@@ -20,11 +20,11 @@ const KILL_AFTER = 150;
 let work: string;
 const running: ResultPromise[] = [];
 
-/** Starts `serve` with the simulator on and resolves with the process once it serves. */
-function serve(dir: string): Promise<{ sub: ResultPromise; url: string }> {
+/** Starts `serve` with the simulator on (its phones at `simulatorUrl` when given) and resolves with the process once it serves. */
+function serve(dir: string, simulatorUrl?: string): Promise<{ sub: ResultPromise; url: string }> {
   const sub = execa('node', [bin, 'serve', '--dir', dir], {
     cwd: work,
-    env: { ...env, ATENDE_SIMULATOR: '1', ATENDE_LOG_LEVEL: 'warn' },
+    env: { ...env, ATENDE_SIMULATOR: '1', ATENDE_LOG_LEVEL: 'warn', ...(simulatorUrl && { ATENDE_SIMULATOR_URL: simulatorUrl }) },
     extendEnv: false,
     reject: false,
   });
@@ -123,4 +123,53 @@ describe.each(databases)('kill -9 in the middle of an inbound burst ($name)', ({
       await second.sub;
     }
   }, 240_000); // about 15 s on an idle machine; room for a loaded one
+
+  it('with the phones at `atende simulate server`, every message given to it, before, during and after the kill, is stored once, in order per chat', async () => {
+    const simulator = execa('node', [bin, 'simulate', 'server', '--port', String(await freePort())], { cwd: work, env, extendEnv: false, reject: false });
+    running.push(simulator);
+    const { url: simulatorUrl } = await printedUrl(simulator, /^simulated WhatsApp at (http:\/\/\S+) /m, 60_000);
+    const first = await serve(dir, simulatorUrl);
+    const token = (await api(first.url, 'POST', '/api/auth/login', undefined, { email: EMAIL, password: PASSWORD })).body.token as string;
+    const connection = (await api(first.url, 'POST', '/api/whatsapp', token, { name: 'Remote phone', provider: 'simulator' })).body.id as number;
+    await until(async () => ((await api(first.url, 'POST', `/api/simulator/${connection}/scan`, token)).status === 200 ? true : undefined), 10_000, 'the scan');
+
+    // Customers write at the simulator server, a message per chat at a time; the node dies halfway.
+    const ROUNDS = 30;
+    const answers: number[] = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const batch = Array.from({ length: CHATS }, (_, chat) => ({
+        id: `REMOTE-KILL-${String(round).padStart(2, '0')}-${chat}`,
+        from: `55119${String(81_000_000 + chat).padStart(8, '0')}`,
+        name: 'Cliente',
+        body: `mensagem ${round}`,
+      }));
+      answers.push((await api(simulatorUrl, 'POST', `/connections/${connection}/inbound`, undefined, batch)).status);
+      if (round === ROUNDS / 2) {
+        first.sub.kill('SIGKILL');
+        await first.sub;
+      }
+    }
+    // Journaled by the node while it lived; kept by the server for the next one after.
+    expect(answers).toEqual([...Array(ROUNDS / 2 + 1).fill(201), ...Array(ROUNDS / 2 - 1).fill(202)]);
+
+    const second = await serve(dir, simulatorUrl);
+    const reader = pgDatabase ? await pgReader(pgDatabase.url) : sqliteReader(dir);
+    try {
+      const rows = await until(async () => {
+        const found = await reader.rows(`SELECT wid, remote_jid FROM messages WHERE wid LIKE 'REMOTE-KILL-%' ORDER BY id`);
+        return found.length >= ROUNDS * CHATS ? found : undefined;
+      }, 30_000, 'every message to be stored');
+      expect(new Set(rows.map((row) => row.wid)).size).toBe(rows.length);
+      for (let chat = 0; chat < CHATS; chat += 1) {
+        const wids = rows.filter((row) => String(row.wid).endsWith(`-${chat}`)).map((row) => row.wid);
+        expect(wids).toEqual(Array.from({ length: ROUNDS }, (_, round) => `REMOTE-KILL-${String(round).padStart(2, '0')}-${chat}`));
+      }
+    } finally {
+      await reader.close();
+      second.sub.kill('SIGTERM');
+      await second.sub;
+      simulator.kill('SIGTERM');
+      await simulator;
+    }
+  }, 240_000);
 });

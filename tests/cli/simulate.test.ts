@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, bin, cleanEnv as env, freePort, serving, until } from '../helpers/cli.js';
+import { api, bin, cleanEnv as env, freePort, printedUrl, serving, until } from '../helpers/cli.js';
 
 // The real binary (bin, running dist/) against a real `serve`.
 let work: string;
@@ -140,5 +140,33 @@ describe('atende simulate against a server without the simulator', () => {
     const result = await atende(['simulate', 'scan', '--dir', 'plain', '--url', url, '--connection', '1'], { ATENDE_ADMIN_PASSWORD: 'plain-secret' });
     expect(result.exitCode).toBe(1);
     expect(lines(result.stderr)).toEqual([`atende: the server at ${url} has the simulator off; start it with --demo or ATENDE_SIMULATOR=1`]);
+  });
+});
+
+describe('atende simulate server', () => {
+  it.each([
+    [['--port', 'abc'], 'atende: --port must be a port number from 1 to 65535 (got "abc")'],
+    [['--port', '70000'], 'atende: --port must be a port number from 1 to 65535 (got "70000")'],
+    [[], "atende: required option '--port <n>' not specified"],
+  ])('simulate server %j: exit 2, one line', async (args, message) => {
+    const result = await atende(['simulate', 'server', ...args]);
+    expect(result.exitCode).toBe(2);
+    expect(lines(result.stderr)).toEqual([message]);
+  });
+
+  it.each(['SIGINT', 'SIGTERM'] as const)('prints one line when listening and stops cleanly on %s', async (signal) => {
+    const port = await freePort();
+    const sub = execa('node', [bin, 'simulate', 'server', '--port', String(port)], { cwd: work, env, extendEnv: false, reject: false });
+    running.push(sub);
+    const { url } = await printedUrl(sub, /^simulated WhatsApp at (http:\/\/\S+) \(Ctrl-C stops\)$/m);
+    expect(url).toBe(`http://127.0.0.1:${port}`);
+    const taken = await atende(['simulate', 'server', '--port', String(port)]);
+    expect(taken.exitCode).toBe(1);
+    expect(lines(taken.stderr)).toEqual([`atende: port ${port} is already in use; choose another with --port`]);
+    sub.kill(signal);
+    const result = await sub;
+    expect(result.exitCode).toBe(0);
+    expect(lines(String(result.stdout))).toEqual([`simulated WhatsApp at ${url} (Ctrl-C stops)`, 'stopped']);
+    expect(result.stderr).toBe('');
   });
 });

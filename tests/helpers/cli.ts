@@ -26,19 +26,24 @@ export function freePort(): Promise<number> {
 
 /** Resolves once `serve` prints its plain `serving <url>` line, with the URL and what it printed so far. */
 export function serving(sub: ResultPromise, timeoutMs = 90_000): Promise<{ url: string; output: string }> {
+  return printedUrl(sub, /^serving (http:\/\/\S+)/m, timeoutMs);
+}
+
+/** Resolves once a command prints a line matching `pattern` (its first group the URL), with that URL and what it printed so far. */
+export function printedUrl(sub: ResultPromise, pattern: RegExp, timeoutMs = 90_000): Promise<{ url: string; output: string }> {
   return new Promise((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`no "serving" line within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const timer = setTimeout(() => reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms:\n${output}`)), timeoutMs);
     sub.stderr?.on('data', (chunk: Buffer) => void (output += chunk.toString()));
     sub.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /^serving (http:\/\/\S+)/m.exec(output);
+      const match = pattern.exec(output);
       if (match) {
         clearTimeout(timer);
         resolve({ url: match[1]!, output });
       }
     });
-    sub.stdout!.on('end', () => reject(new Error(`serve ended before serving:\n${output}`)));
+    sub.stdout!.on('end', () => reject(new Error(`the command ended before printing ${pattern}:\n${output}`)));
   });
 }
 

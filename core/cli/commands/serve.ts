@@ -59,7 +59,7 @@ async function runServe(options: ServeOptions, ctx: CliContext): Promise<void> {
   ctx.print('stopped');
 }
 
-function nextSignal(): Promise<NodeJS.Signals> {
+export function nextSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const handler = (signal: NodeJS.Signals) => {
       process.off('SIGINT', handler);
@@ -71,7 +71,7 @@ function nextSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-function forceExit(): void {
+export function forceExit(): void {
   process.stderr.write('atende: second signal, exiting without waiting for the shutdown\n');
   process.exit(1);
 }

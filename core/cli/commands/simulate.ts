@@ -5,7 +5,9 @@ import { loadConfig } from '../../config/load-config.js';
 import { CliError, usageError } from '../errors.js';
 import { resolveDir, type CliContext } from '../context.js';
 import { INITIAL_ADMIN_FILE } from '../initial-admin.js';
-import { checkFlag, httpUrlProblem, type Check } from '../validate.js';
+import { checkFlag, httpUrlProblem, portProblem, type Check } from '../validate.js';
+import { createLogger } from '../../logger.js';
+import { forceExit, nextSignal } from './serve.js';
 import { ErrorCode } from '../../contract/error-codes.js';
 
 interface CommonOptions {
@@ -81,7 +83,40 @@ export function simulateCommand(ctx: CliContext): Command {
     ),
   );
 
+  simulate.addCommand(
+    new Command('server')
+      .description('hold the simulated phones in a process of their own: nodes with ATENDE_SIMULATOR_URL=http://<host>:<port> link to it')
+      .requiredOption('--port <n>', 'port to listen on')
+      .option('--host <host>', 'interface to bind (its test API has no sign-in: keep it on loopback)', '127.0.0.1')
+      .action((options: ServerOptions) => runSimulatorServer(options, ctx)),
+  );
+
   return simulate;
+}
+
+interface ServerOptions {
+  port: string;
+  host: string;
+}
+
+/** Serves until SIGINT or SIGTERM, then closes every driver's socket and returns. */
+async function runSimulatorServer(options: ServerOptions, ctx: CliContext): Promise<void> {
+  const port = Number(checkFlag('--port', options.port, portProblem));
+  const { SimulatorServer } = await import('../../channels/simulator/simulator-server.js');
+  const server = new SimulatorServer(createLogger('warn'));
+  const url = await server.listen(port, options.host).catch((err: unknown) => {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new CliError(`port ${port} is already in use; choose another with --port`);
+    if (code === 'EACCES') throw new CliError(`no permission to listen on port ${port}; use a port above 1023`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new CliError(`cannot listen on ${options.host}; pass an address of this machine with --host`);
+    throw err;
+  });
+  ctx.print(`simulated WhatsApp at ${url} (Ctrl-C stops)`);
+  await nextSignal();
+  process.on('SIGINT', forceExit);
+  process.on('SIGTERM', forceExit);
+  await server.close();
+  ctx.print('stopped');
 }
 
 /** Signed in to the server's API as the given (or the configured) admin. */
