@@ -1,16 +1,19 @@
+import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bin, cleanEnv, freePort, printedUrl } from '../helpers/cli.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { openSocket, type TestSocket } from '../helpers/socket.js';
 import { createConnection, createTenant, eventually, type InboxTenant } from '../helpers/inbox.js';
 
 /**
- * A web node and a worker node of one installation (one database, one data folder, one Redis):
- * the web node serves the API and the sockets and runs no session and no job; the worker runs
- * both and answers only its health check.
+ * A web node and a worker node of one installation (one database, one data folder, one Redis, the
+ * phones at `atende simulate server`): the web node serves the API and the sockets and runs no
+ * session and no job; the worker runs both and answers only its health check.
  */
 const redisUrl = process.env.ATENDE_TEST_REDIS_URL;
 
 describe.skipIf(!redisUrl)('a web node and a worker node', () => {
+  let phones: ResultPromise;
   let web: TestServer;
   let worker: TestServer;
   let tenant: InboxTenant;
@@ -19,11 +22,13 @@ describe.skipIf(!redisUrl)('a web node and a worker node', () => {
   const runs: { node: string; n: number }[] = [];
 
   beforeAll(async () => {
-    web = await startTestServer({ redisUrl, simulator: true, role: 'web' });
+    phones = execa('node', [bin, 'simulate', 'server', '--port', String(await freePort())], { env: cleanEnv, extendEnv: false, reject: false });
+    const { url: simulatorUrl } = await printedUrl(phones, /^simulated WhatsApp at (http:\/\/\S+) \(Ctrl-C stops\)$/m);
+    web = await startTestServer({ redisUrl, simulatorUrl, role: 'web' });
     tenant = await createTenant(web, 'Roles Co');
     // Made through the web node before the worker starts: the worker's boot finds it and runs it.
     connectionId = await createConnection(web, tenant, 'Roles phone', {}, false);
-    worker = await startTestServer({ redisUrl, simulator: true, role: 'worker' }, { sameDatabaseAs: web });
+    worker = await startTestServer({ redisUrl, simulatorUrl, role: 'worker' }, { sameDatabaseAs: web });
     for (const [node, server] of [['web', web], ['worker', worker]] as const) {
       server.atende.container.jobs.define<{ n: number }>('test.roles.where', async ({ n }) => {
         runs.push({ node, n });
@@ -35,6 +40,8 @@ describe.skipIf(!redisUrl)('a web node and a worker node', () => {
     await Promise.all(sockets.map((s) => s.close()));
     await worker?.close();
     await web?.close();
+    phones?.kill('SIGTERM');
+    await phones;
   });
 
   const connection = async () => (await web.call('GET', `/api/whatsapp/${connectionId}`, { token: tenant.admin.token })).body as { status: string };
@@ -54,26 +61,26 @@ describe.skipIf(!redisUrl)('a web node and a worker node', () => {
   it('the worker runs the session; the web node runs none, even when asked through its API', async () => {
     const onWeb = await openSocket(web.url, tenant.admin.token);
     sockets.push(onWeb);
-    const device = await eventually(async () => worker.atende.container.simulator!.deviceOf(connectionId), 10_000, 'the session on the worker');
+    await eventually(async () => worker.atende.container.sessions.statusOf(connectionId) !== 'DISCONNECTED', 10_000, 'the session on the worker');
     await eventually(async () => (await connection()).status === 'qrcode', 10_000, 'a QR code');
 
     // "Start again" asked of the web node: still no session there.
     const restart = await web.call('POST', `/api/whatsappsession/${connectionId}`, { token: tenant.admin.token });
     expect(restart.status).toBeLessThan(300);
-    expect(web.atende.container.simulator!.deviceOf(connectionId)).toBeUndefined();
     expect(web.atende.container.sessions.statusOf(connectionId)).toBe('DISCONNECTED');
 
-    // The phone scans the worker's QR code: the status moves there, and the web node's socket hears it.
-    await device.scan('5511977770001');
+    // The phone scans the worker's QR code, through the web node's test API: the status moves on the worker, and the web node's socket hears it.
+    const scan = await web.call('POST', `/api/simulator/${connectionId}/scan`, { token: tenant.admin.token, body: { number: '5511977770001' } });
+    expect(scan.status, JSON.stringify(scan.body)).toBe(200);
     await onWeb.next((f) => f.channel === `company-${tenant.companyId}-whatsappSession` && (f.data as { session: { status: string } }).session.status === 'CONNECTED');
     expect(await connection()).toMatchObject({ status: 'CONNECTED' });
     expect(worker.atende.container.sessions.statusOf(connectionId)).toBe('CONNECTED');
-    expect(web.atende.container.simulator!.deviceOf(connectionId)).toBeUndefined();
+    expect(web.atende.container.sessions.statusOf(connectionId)).toBe('DISCONNECTED');
   });
 
   it('a reply written through the web node is sent by the worker', async () => {
-    const device = worker.atende.container.simulator!.deviceOf(connectionId)!;
-    await device.inbound({ from: '5511966660001', name: 'Cliente', body: 'Oi' });
+    const inbound = await web.call('POST', `/api/simulator/${connectionId}/inbound`, { token: tenant.admin.token, body: { from: '5511966660001', name: 'Cliente', body: 'Oi' } });
+    expect(inbound.status, JSON.stringify(inbound.body)).toBe(201);
     const ticket: { id: number } = await eventually(() => web.atende.container.db('tickets').where({ companyId: tenant.companyId }).first('id'), 10_000, 'the ticket');
     const take = await web.call('PUT', `/api/tickets/${ticket.id}`, { token: tenant.admin.token, body: { status: 'open', userId: tenant.admin.id } });
     expect(take.status).toBe(200);
@@ -84,6 +91,8 @@ describe.skipIf(!redisUrl)('a web node and a worker node', () => {
       15_000,
       'the reply sent',
     );
+    const sent = await web.call('GET', `/api/simulator/${connectionId}/outbox`, { token: tenant.admin.token });
+    expect((sent.body as { messages: { body: string }[] }).messages.map((m) => m.body)).toEqual(['Olá, em que posso ajudar?']);
   });
 
   it('jobs scheduled through the web node run on the worker only', async () => {
