@@ -12,10 +12,12 @@ export default defineConfig({
     // ...and their expect.poll() waits (1 s by default) room for a page that renders late under load.
     expect: { poll: { timeout: process.env.ATENDE_E2E ? 10_000 : 1_000 } },
     hookTimeout: 60_000,
+    // A browser run migrates one SQLite database for all its files.
+    globalSetup: process.env.ATENDE_E2E ? ['tests/e2e/global-setup.ts'] : [],
     // Every file starts its own server on its own database; files run in parallel workers. API files
     // mostly wait (on timers, the database), so more files than cores keep the cores busy: three on
     // SQLite, two on PostgreSQL (whose server takes its share of the cores). Browser files stay one
-    // at a time: each drives a chromium, and two at once made steps wait past their timeouts.
+    // at a time: each drives the chromium, and two at once made steps wait past their timeouts.
     pool: 'forks',
     maxWorkers: process.env.ATENDE_E2E ? 1 : process.env.ATENDE_TEST_DB === 'pg' ? 2 : 3,
     // In CI (a loaded 2-core machine) a failed test runs once more: a step that waited too long

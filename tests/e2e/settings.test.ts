@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { Company } from '../../core/modules/companies/company.model.js';
 import { SUPER_EMAIL, SUPER_PASSWORD, startTestServer, type TestServer } from '../helpers/server.js';
-import { chooseOption, loginThroughUi, openBrowser, screenshot, type Browser } from './browser.js';
+import { chooseOption, loginThroughUi, openBrowser, shot, type Browser } from './browser.js';
 import { describeE2E } from './setup.js';
 
 const TENANT_EMAIL = 'admin@loja-settings.test';
@@ -28,12 +28,6 @@ function tab(page: Page, name: string): Locator {
 
 function toast(page: Page, text: string): Locator {
   return page.locator('.ant-message-notice').filter({ hasText: text }).first();
-}
-
-/** A screenshot once the theme and tab transitions have settled. */
-async function shot(page: Page, name: string): Promise<void> {
-  await page.waitForTimeout(600);
-  await screenshot(page, name);
 }
 
 /** Light ↔ dark, with the pointer moved off the button so its tooltip stays out of screenshots. */

@@ -1,11 +1,21 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { loadConfig } from '../../core/config/load-config.js';
 import type { Config, ConfigValues } from '../../core/config/config.schema.js';
 import { createLogger } from '../../core/logger.js';
 import { startAtende, type Atende } from '../../core/boot.js';
+import { createDatabase } from '../../core/db/database.js';
+import { createMigrator } from '../../core/cli/migrations.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A SQLite database with every migration applied (tests/e2e/global-setup.ts), copied rather than migrated again. */
+    sqliteTemplate?: string;
+  }
+}
 
 export const SUPER_EMAIL = 'super@atende.test';
 export const SUPER_PASSWORD = 'super-secret';
@@ -91,6 +101,21 @@ export interface TestServerOptions {
   sameDatabaseAs?: TestServer;
 }
 
+const TEST_FLAGS = { port: 0, host: '127.0.0.1', adminEmail: SUPER_EMAIL, adminPassword: SUPER_PASSWORD } satisfies Partial<ConfigValues>;
+
+/** A SQLite database in `dir` with the core's and the plugins' migrations applied, as a test server's boot applies them; answers its file. */
+export async function migratedSqliteTemplate(dir: string): Promise<string> {
+  const config = loadConfig({ dir, env: {}, flags: { ...TEST_FLAGS, logLevel: 'silent' } });
+  if (config.database.client !== 'sqlite') throw new Error('the template is a SQLite database');
+  const db = createDatabase(config.database);
+  try {
+    await (await createMigrator(db, config)).latest();
+  } finally {
+    await db.destroy();
+  }
+  return config.database.filename;
+}
+
 /** Starts the real server (boot sequence, HTTP on a free port) on a fresh database. */
 export async function startTestServer(flags: Partial<ConfigValues> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const shared = options.sameDatabaseAs?.config;
@@ -101,16 +126,19 @@ export async function startTestServer(flags: Partial<ConfigValues> = {}, options
     dir,
     env: {},
     flags: {
-      port: 0,
-      host: '127.0.0.1',
-      adminEmail: SUPER_EMAIL,
-      adminPassword: SUPER_PASSWORD,
+      ...TEST_FLAGS,
       logLevel: (process.env.ATENDE_TEST_LOG as ConfigValues['logLevel']) ?? 'silent',
       ...(pgDb ? { databaseUrl: pgDb.url } : {}),
       ...(sharedUrl ? { databaseUrl: sharedUrl } : {}),
       ...flags,
     },
   });
+  // A new SQLite file starts as the run's migrated template, when there is one: the boot then finds nothing to migrate.
+  const template = inject('sqliteTemplate');
+  if (template && config.database.client === 'sqlite' && config.database.filename !== ':memory:' && !existsSync(config.database.filename)) {
+    mkdirSync(path.dirname(config.database.filename), { recursive: true });
+    copyFileSync(template, config.database.filename);
+  }
   let atende: Atende;
   try {
     atende = await startAtende(config, createLogger(config.logLevel, false));

@@ -81,6 +81,11 @@ async function toError(res: Response): Promise<ApiError> {
   return new ApiError(res.status, payload.error ?? `HTTP_${res.status}`, payload.message ?? res.statusText, payload.details);
 }
 
+/** Reads a response that is not needed to its end: one left unread stays open in the browser until collected. */
+async function discard(res: Response): Promise<void> {
+  await res.text().catch(() => undefined);
+}
+
 /**
  * Exchanges the refresh cookie for a new access token; concurrent callers share one request.
  * Answers null when the server refuses the session; a network failure throws (the session may
@@ -90,7 +95,10 @@ export function refreshSession(): Promise<RefreshResult | null> {
   refreshing ??= (async () => {
     try {
       const res = await send('POST', '/auth/refresh_token', { public: true });
-      if (!res.ok) return null;
+      if (!res.ok) {
+        await discard(res);
+        return null;
+      }
       const result = (await res.json()) as RefreshResult;
       setToken(result.token);
       return result;
@@ -105,8 +113,10 @@ export async function request<T>(method: string, path: string, options: RequestO
   let res = await send(method, path, options);
   if (!options.public && (res.status === 401 || res.status === 403)) {
     const refreshed = await refreshSession();
-    if (refreshed) res = await send(method, path, options);
-    else if (res.status === 401) {
+    if (refreshed) {
+      await discard(res);
+      res = await send(method, path, options);
+    } else if (res.status === 401) {
       setToken(null);
       onSignedOut();
     }
