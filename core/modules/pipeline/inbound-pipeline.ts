@@ -153,7 +153,7 @@ export class InboundPipeline {
     this.commits = new GroupCommit(infra.db, (trx, batch) => this.storeAll(trx, batch));
     this.chatbot = new Chatbot(infra, { cache: this.cache, graphs: this.graphs, outbound: deps.outbound, events: deps.events });
     this.pictures = new ProfilePictures(infra, { sessions: deps.sessions, events: deps.events });
-    this.steps = new ConversationSteps(infra, { outbound: deps.outbound, tickets: deps.tickets, events: deps.events, last: chatbotStep(this.chatbot) });
+    this.steps = new ConversationSteps(infra, { outbound: deps.outbound, tickets: deps.tickets, events: deps.events, cache: this.cache, last: chatbotStep(this.chatbot) });
   }
 
   /** Subscribes to the driver events on the bus. */
