@@ -25,12 +25,14 @@ export interface BotSessions {
  */
 export async function botHolding(turn: Turn, link: BotLink, sessions: BotSessions, exists: (botId: number) => Promise<boolean>): Promise<number | undefined> {
   const { ticket, companyId } = turn;
-  const session = await sessions.find(companyId, ticket.id);
-  if (session) return session.active && ticket.useIntegration && ticket[link] === session.botId ? session.botId : undefined;
-  if (ticket.useIntegration) return undefined;
+  if (ticket.useIntegration) {
+    const session = await sessions.find(companyId, ticket.id);
+    return session?.active && ticket[link] === session.botId ? session.botId : undefined;
+  }
+  // Not held: only an attached bot may take it (the attachment is cached, the session is not).
   const { connection, queue } = await turn.attached();
   const botId = ticket.queueId === null ? connection[link] : (queue?.[link] ?? null);
-  if (botId === null || !(await exists(botId))) return undefined;
+  if (botId === null || (await sessions.find(companyId, ticket.id)) || !(await exists(botId))) return undefined;
   await sessions.start(companyId, ticket.id, botId);
   await turn.hold({ promptId: null, integrationId: null, [link]: botId });
   return botId;

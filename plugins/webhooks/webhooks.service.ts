@@ -8,8 +8,10 @@ export const ERR_NO_WEBHOOK = ErrorCode.ERR_NO_WEBHOOK_FOUND;
 export const ERR_NO_DELIVERY = ErrorCode.ERR_NO_WEBHOOK_DELIVERY_FOUND;
 /** Deliveries per page of GET /webhooks/:id/deliveries. */
 export const DELIVERIES_PAGE = 20;
-/** How long this process trusts its copy of a company's endpoints (another node's change shows within it). */
+/** How long this process trusts its copy of a company's endpoints without a signal (a change made outside a server). */
 const SUBSCRIPTIONS_TTL_MS = 5000;
+/** The signal of a company's endpoints edited: data is the company id. */
+const ENDPOINTS_CHANGED = 'webhooks:endpoints';
 
 /** Recognizable in logs and secret scanners; 32 random bytes after it. */
 const SECRET_PREFIX = 'whsec_';
@@ -42,9 +44,12 @@ export function deliveryView(row: WebhookDelivery): DeliveryView {
 
 /** The endpoints admins register: every call is an admin's, within their company (another's id is 404). */
 export class WebhooksService {
-  private readonly subscriptions = new Map<number, { at: number; list: Subscription[] }>();
+  /** By company: the endpoints read once for all the events asking at the same time. */
+  private readonly subscriptions = new Map<number, { at: number; list: Promise<Subscription[]> }>();
 
-  constructor(private readonly app: PluginApp) {}
+  constructor(private readonly app: PluginApp) {
+    app.signals.on(ENDPOINTS_CHANGED, (companyId) => this.subscriptions.delete(companyId as number));
+  }
 
   async list(actor: AuthUser): Promise<WebhookView[]> {
     assertAdmin(actor);
@@ -126,12 +131,17 @@ export class WebhooksService {
   }
 
   /** The company's active endpoints and what each wants, cached briefly: asked on every domain event. */
-  async subscriptionsOf(companyId: number): Promise<Subscription[]> {
+  subscriptionsOf(companyId: number): Promise<Subscription[]> {
     const cached = this.subscriptions.get(companyId);
     if (cached && Date.now() - cached.at < SUBSCRIPTIONS_TTL_MS) return cached.list;
-    const rows = await WebhookEndpoint.query(this.app.db).select('id', 'events').where({ companyId, active: true });
-    const list = rows.map((r) => ({ endpointId: r.id, events: new Set(JSON.parse(r.events) as string[]) }));
-    this.subscriptions.set(companyId, { at: Date.now(), list });
+    const list = WebhookEndpoint.query(this.app.db)
+      .select('id', 'events')
+      .where({ companyId, active: true })
+      .then((rows) => rows.map((r) => ({ endpointId: r.id, events: new Set(JSON.parse(r.events) as string[]) })));
+    const entry = { at: Date.now(), list };
+    this.subscriptions.set(companyId, entry);
+    // A failed read is not kept: the next event reads again.
+    list.catch(() => this.subscriptions.get(companyId) === entry && this.subscriptions.delete(companyId));
     return list;
   }
 
@@ -140,8 +150,9 @@ export class WebhooksService {
     return this.app.secrets.open(endpoint.secret);
   }
 
+  /** Every node drops the company's endpoints it read. */
   private forget(companyId: number): void {
-    this.subscriptions.delete(companyId);
+    this.app.signals.send(ENDPOINTS_CHANGED, companyId);
   }
 
   private async find(actor: AuthUser, id: number): Promise<WebhookEndpoint> {

@@ -143,6 +143,45 @@ describe('the messages of many chats are stored together (group commit)', () => 
     await db()('inbound_journal').where({ id: left[0]!.id }).delete();
   });
 
+  it("new chats handed over at once are stored by statements that do not grow with the chats: each chat's contact, ticket and attendance made", async () => {
+    const NEW_CHATS = 40;
+    const events = Array.from({ length: NEW_CHATS }, (_, i) => messageEvent(number(300 + i), `GN-${i}`, `Novo ${i}`, `novo ${i}`));
+    const byTransaction = new Map<string, string[]>();
+    const count = (q: { sql: string; __knexTxId?: string }) => {
+      if (q.__knexTxId) byTransaction.set(q.__knexTxId, [...(byTransaction.get(q.__knexTxId) ?? []), q.sql]);
+    };
+    db().on('query', count);
+    try {
+      await journalAndResume(events);
+    } finally {
+      db().off('query', count);
+    }
+    const stores = [...byTransaction.values()].filter((sqls) => sqls.some((sql) => /^insert into [`"]messages[`"]/.test(sql)));
+    expect(stores.length).toBeGreaterThan(0);
+    // Begin, settle, three reads ahead, contacts (insert, read back), tickets, attendances, messages, counters, commit.
+    for (const sqls of stores) expect(sqls.length, sqls.join('\n')).toBeLessThanOrEqual(13);
+
+    const rows = await inboundRows('GN-');
+    expect(rows.map((r) => r.body).sort()).toEqual(events.map((e) => e.message.body).sort());
+    const tickets: { id: number; status: string; unreadMessages: number; contactId: number }[] = await db()('tickets').whereIn(
+      'id',
+      rows.map((r) => r.ticketId),
+    );
+    expect(tickets).toHaveLength(NEW_CHATS);
+    expect(tickets.every((t) => t.status === 'pending' && t.unreadMessages === 1)).toBe(true);
+    const contacts: { id: number; name: string }[] = await db()('contacts').whereIn(
+      'id',
+      tickets.map((t) => t.contactId),
+    );
+    expect(contacts.map((c) => c.name).sort()).toEqual(events.map((e) => e.message.from.name).sort());
+    const attendances: { ticketId: number }[] = await db()('ticketTracking').whereIn(
+      'ticketId',
+      tickets.map((t) => t.id),
+    );
+    expect(attendances.map((a) => a.ticketId).sort((a, b) => a - b)).toEqual(tickets.map((t) => t.id).sort((a, b) => a - b));
+    expect(await journal()).toEqual([]);
+  });
+
   it('a replayed message stored once, whether its copies share a transaction or follow each other', async () => {
     const chat = number(200);
     const events = [

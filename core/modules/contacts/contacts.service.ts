@@ -428,27 +428,68 @@ export async function upsertWhatsappContact(
   known?: Contact | null,
 ): Promise<{ contact: Contact; created: boolean; changed: boolean }> {
   const { companyId, number } = peer;
-  const name = knownName(peer.name, number);
   // Plain knex: the inbound pipeline asks this for every message.
   const byNumber = async () => {
     const row = (await db('contacts').where({ companyId, number }).first()) as Record<string, unknown> | undefined;
     return row && Contact.fromDatabaseJson(row);
   };
   const existing = known === undefined ? await byNumber() : (known ?? undefined);
-  if (existing) {
-    if (!name || existing.name !== existing.number) return { contact: existing, created: false, changed: false };
-    return { contact: await existing.$query(db).patchAndFetch({ name }), created: false, changed: true };
-  }
-  const uuid = randomUUID();
+  if (existing) return renamedWhatsappContact(db, existing, peer);
+  const [made] = await createWhatsappContacts(db, [peer]);
+  return { ...made!, changed: made!.created };
+}
+
+/**
+ * A known contact after a message: its name, while it is still its number, becomes the push name
+ * once one is known (a name given by a person is never overwritten). `changed`: renamed.
+ */
+export async function renamedWhatsappContact(db: Knex, existing: Contact, peer: WhatsappPeer): Promise<{ contact: Contact; created: false; changed: boolean }> {
+  const name = knownName(peer.name, peer.number);
+  if (!name || existing.name !== existing.number) return { contact: existing, created: false, changed: false };
+  return { contact: await existing.$query(db).patchAndFetch({ name }), created: false, changed: true };
+}
+
+/** Numbers per insert and per read back: well under both databases' bound-parameter limits. */
+const NEW_CONTACTS_CHUNK = 400;
+
+/**
+ * The contacts of chats not known yet (distinct numbers of one company each), by one insert and one
+ * read per chunk: the unique index settles a writer racing us, whose contact is answered (created
+ * false). Answers one per peer, in order.
+ */
+export async function createWhatsappContacts(db: Knex, peers: WhatsappPeer[]): Promise<{ contact: Contact; created: boolean }[]> {
   const now = new Date().toISOString();
-  await db('contacts')
-    .insert({ companyId, uuid, name: name ?? number, number, email: '', profilePicUrl: '', isGroup: peer.isGroup, whatsappId: peer.whatsappId, createdAt: now, updatedAt: now })
-    .onConflict(['companyId', 'number'])
-    .ignore();
-  const contact = await byNumber();
-  if (!contact) throw new Error(`contact ${number} of company ${companyId} vanished while being created`);
-  const created = contact.uuid === uuid;
-  return { contact, created, changed: created };
+  const uuids = peers.map(() => randomUUID());
+  const found = new Map<string, Contact>();
+  for (let i = 0; i < peers.length; i += NEW_CONTACTS_CHUNK) {
+    const part = peers.slice(i, i + NEW_CONTACTS_CHUNK);
+    const rows = part.map(({ companyId, number, name, isGroup, whatsappId }, k) => ({
+      companyId,
+      uuid: uuids[i + k],
+      name: knownName(name, number) ?? number,
+      number,
+      email: '',
+      profilePicUrl: '',
+      isGroup,
+      whatsappId,
+      createdAt: now,
+      updatedAt: now,
+    }));
+    await db('contacts').insert(rows).onConflict(['companyId', 'number']).ignore();
+    for (const companyId of new Set(part.map((p) => p.companyId))) {
+      const numbers = part.filter((p) => p.companyId === companyId).map((p) => p.number);
+      const read = (await db('contacts').where({ companyId }).whereIn('number', numbers)) as Record<string, unknown>[];
+      for (const row of read) {
+        const contact = Contact.fromDatabaseJson(row) as Contact;
+        found.set(`${companyId}:${contact.number}`, contact);
+      }
+    }
+  }
+  return peers.map(({ companyId, number }, k) => {
+    const contact = found.get(`${companyId}:${number}`);
+    if (!contact) throw new Error(`contact ${number} of company ${companyId} vanished while being created`);
+    return { contact, created: contact.uuid === uuids[k] };
+  });
 }
 
 /**

@@ -35,17 +35,23 @@ export async function lastClosedTicketOf(db: Knex, key: TicketKey): Promise<Tick
     .first();
 }
 
-/** A new pending ticket, without queue or user, with its first attendance row. */
-export async function createPendingTicket(db: Knex, key: TicketKey): Promise<Ticket> {
+/** Tickets per insert: well under both databases' bound-parameter limits. */
+const NEW_TICKETS_CHUNK = 200;
+
+/**
+ * New pending tickets (distinct keys), without queue or user, each with its first attendance row:
+ * one insert of tickets and one of attendances per chunk. Answers them in the order of `keys`.
+ */
+export async function createPendingTickets(db: Knex, keys: TicketKey[]): Promise<Ticket[]> {
   const now = new Date().toISOString();
-  const [row] = (await db('tickets')
-    .insert({
-      ...newTicketRow({ ...key, userId: null, queueId: null }),
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning('*')) as Record<string, unknown>[];
-  const ticket = Ticket.fromDatabaseJson(row!);
-  await tracking.current(db, ticket);
-  return ticket;
+  const made: Ticket[] = [];
+  for (let i = 0; i < keys.length; i += NEW_TICKETS_CHUNK) {
+    const rows = keys.slice(i, i + NEW_TICKETS_CHUNK).map((key) => ({ ...newTicketRow({ ...key, userId: null, queueId: null }), createdAt: now, updatedAt: now }));
+    const written = (await db('tickets').insert(rows).returning('*')) as Record<string, unknown>[];
+    const byUuid = new Map(written.map((row) => [row.uuid, Ticket.fromDatabaseJson(row) as Ticket]));
+    const tickets = rows.map((row) => byUuid.get(row.uuid)!);
+    await tracking.opened(db, tickets);
+    made.push(...tickets);
+  }
+  return made;
 }

@@ -5,7 +5,7 @@ import type { SessionManager } from '../../channels/session-manager.js';
 import type { NormalizedMessage } from '../../channels/driver.js';
 import { Events } from '../../events/event-bus.js';
 import type { Contact } from '../contacts/contact.model.js';
-import { refreshWhatsappContact, upsertWhatsappContact } from '../contacts/contacts.service.js';
+import { createWhatsappContacts, refreshWhatsappContact, renamedWhatsappContact, upsertWhatsappContact, type WhatsappPeer } from '../contacts/contacts.service.js';
 import { loadMessage } from '../messages/message-events.js';
 import { toMessageView } from '../messages/message-view.js';
 import type { Message } from '../messages/message.model.js';
@@ -20,7 +20,7 @@ import type { TicketsService } from '../tickets/tickets.service.js';
 import { Chatbot } from './chatbot/chatbot.js';
 import { chatbotStep } from './chatbot/chatbot-step.js';
 import { ProfilePictures } from './profile-pictures.js';
-import { activeTicketOf, createPendingTicket, type TicketKey } from './find-or-create-ticket.js';
+import { activeTicketOf, createPendingTickets, type TicketKey } from './find-or-create-ticket.js';
 import { JournalReceipt, type InboundJournal, type Journaled } from './inbound-journal.js';
 import { KeyedSerializer } from '../../keyed-serializer.js';
 import { wallTime } from './out-of-hours.js';
@@ -76,9 +76,20 @@ interface Stored {
   rate?: number;
 }
 
-/** Where a message goes, decided before the batch's messages are inserted. */
-interface Placed extends Omit<Stored, 'message'> {
+/** A ticket a message goes to: known, or made once the batch's new tickets are created (shared by the chat's messages). */
+interface TicketSlot {
+  made?: Ticket;
+}
+
+/** A message to store, its contact and ticket decided in order before the batch's rows are written. */
+interface Placing {
   received: MessageReceived;
+  contact?: Contact;
+  contactCreated: boolean;
+  contactChanged: boolean;
+  ticket: TicketSlot;
+  createdTicket: boolean;
+  rate?: number;
 }
 
 /** A replay whose stored copy lacked the media this delivery has: the copy was completed. */
@@ -142,7 +153,7 @@ export class InboundPipeline {
     this.commits = new GroupCommit(infra.db, (trx, batch) => this.storeAll(trx, batch));
     this.chatbot = new Chatbot(infra, { cache: this.cache, graphs: this.graphs, outbound: deps.outbound, events: deps.events });
     this.pictures = new ProfilePictures(infra, { sessions: deps.sessions, events: deps.events });
-    this.steps = new ConversationSteps(infra, { outbound: deps.outbound, tickets: deps.tickets, events: deps.events, last: chatbotStep(this.chatbot) });
+    this.steps = new ConversationSteps(infra, { outbound: deps.outbound, tickets: deps.tickets, events: deps.events, cache: this.cache, last: chatbotStep(this.chatbot) });
   }
 
   /** Subscribes to the driver events on the bus. */
@@ -241,9 +252,10 @@ export class InboundPipeline {
 
   /**
    * Messages of many chats in one transaction (or one message, when a shared one failed): their
-   * journal entries settled and the rows they need read by one statement each, each message's
-   * contact and ticket found or made in order, then the messages inserted and their tickets'
-   * counters moved by one statement each.
+   * journal entries settled and the rows they need read by one statement each; each message's
+   * replay check, contact and ticket decided in order, the chats' new contacts and tickets created
+   * by one statement each; then the messages inserted and their tickets' counters moved by one
+   * statement each.
    */
   private async storeAll(trx: Knex.Transaction, batch: ToStore[]): Promise<(Stored | MediaFilled | undefined)[]> {
     await JournalReceipt.settleAll(trx, batch.map((b) => b.receipt));
@@ -251,28 +263,30 @@ export class InboundPipeline {
       trx,
       batch.map(({ received: { companyId, connectionId, message } }) => ({ companyId, connectionId, wid: message.id, number: message.chatId })),
     );
-    const outcomes: (Placed | MediaFilled | undefined)[] = [];
-    for (const { received } of batch) outcomes.push(await this.place(trx, received, reads));
-    const placed = outcomes.filter((o): o is Placed => o !== undefined && 'received' in o);
+    const outcomes: (Placing | MediaFilled | undefined)[] = [];
+    for (const { received } of batch) outcomes.push(await this.check(trx, received, reads));
+    const placing = outcomes.filter((o): o is Placing => o !== undefined && 'received' in o);
+    await this.contactsOf(trx, placing, reads);
+    await this.ticketsOf(trx, placing, reads);
     const rows = await insertMessages(
       trx,
-      placed.map(({ received: { companyId, message }, ticket, contact }) => ({ companyId, ticket, contactId: contact.id, message })),
+      placing.map(({ received: { companyId, message }, ticket, contact }) => ({ companyId, ticket: ticket.made!, contactId: contact!.id, message })),
     );
-    const tickets = await touchTickets(trx, placed.map(({ ticket, received }) => ({ ticket, message: received.message })));
+    const tickets = await touchTickets(trx, placing.map(({ ticket, received }) => ({ ticket: ticket.made!, message: received.message })));
     return outcomes.map((outcome) => {
       if (outcome === undefined || !('received' in outcome)) return outcome;
       const { contact, contactCreated, contactChanged, createdTicket, rate } = outcome;
-      return { message: rows[placed.indexOf(outcome)]!, ticket: tickets.get(outcome.ticket.id)!, contact, contactCreated, contactChanged, createdTicket, rate };
+      return { message: rows[placing.indexOf(outcome)]!, ticket: tickets.get(outcome.ticket.made!.id)!, contact: contact!, contactCreated, contactChanged, createdTicket, rate };
     });
   }
 
   /**
-   * Where one message goes: the replay check, the contact, the ticket (or the rating answer's
-   * closed ticket). Answers undefined for a replay (also of a message earlier in the batch) or the
-   * echo of a message Atende sent (already stored under the same provider id).
+   * Whether a message is stored: undefined for a replay (also of a message earlier in the batch)
+   * or the echo of a message Atende sent (already stored under the same provider id); a replay
+   * that brings the media its stored copy lacks completes that copy.
    */
-  private async place(trx: Knex.Transaction, received: MessageReceived, reads: StoreReads): Promise<Placed | MediaFilled | undefined> {
-    const { connectionId, companyId, message } = received;
+  private async check(trx: Knex.Transaction, received: MessageReceived, reads: StoreReads): Promise<Placing | MediaFilled | undefined> {
+    const { companyId, message } = received;
     // The echo of a message sent outside tickets (a campaign's): no ticket, no message row.
     if (message.fromMe && (await this.deps.direct.isDirect(trx, companyId, message.id))) return undefined;
     const existing = await reads.message(companyId, message.id);
@@ -287,33 +301,95 @@ export class InboundPipeline {
       return { filled };
     }
     if (!reads.claim(companyId, message.id)) return undefined;
+    return { received, ticket: {}, contactCreated: false, contactChanged: false, createdTicket: false };
+  }
 
-    // The chat's contact: the person (or group) the company talks to, also for own-device messages.
-    const { contact, created, changed } = await upsertWhatsappContact(
+  /**
+   * Each message's chat contact (the person or group the company talks to, also for own-device
+   * messages), in order: a known one renamed when it still bears its number and a push name
+   * came; the unknown ones created by one statement, named by their first message.
+   */
+  private async contactsOf(trx: Knex.Transaction, placing: Placing[], reads: StoreReads): Promise<void> {
+    const peerOf = ({ received: { companyId, connectionId, message } }: Placing): WhatsappPeer => ({
+      companyId,
+      number: message.chatId,
+      name: message.isGroup || message.fromMe ? '' : message.from.name,
+      isGroup: message.isGroup,
+      whatsappId: connectionId,
+    });
+    const firsts = new Map<string, Placing>();
+    for (const p of placing) {
+      const { companyId, message } = p.received;
+      const known = reads.contact(companyId, message.chatId);
+      if (known === null || known === undefined) {
+        if (!firsts.has(`${companyId}:${message.chatId}`)) firsts.set(`${companyId}:${message.chatId}`, p);
+        continue;
+      }
+      const { contact, changed } = await renamedWhatsappContact(trx, known, peerOf(p));
+      Object.assign(p, { contact, contactChanged: changed });
+      reads.wrote(companyId, { contact });
+    }
+    if (firsts.size === 0) return;
+    const firstOnes = [...firsts.values()];
+    const made = await createWhatsappContacts(trx, firstOnes.map(peerOf));
+    firstOnes.forEach((p, k) => {
+      const { contact, created } = made[k]!;
+      Object.assign(p, { contact, contactCreated: created, contactChanged: created });
+      reads.wrote(p.received.companyId, { contact }, created);
+    });
+    // The chat's later messages in the batch, on the contact its first one made.
+    for (const p of placing) {
+      if (p.contact) continue;
+      const { contact, changed } = await renamedWhatsappContact(trx, reads.contact(p.received.companyId, p.received.message.chatId)!, peerOf(p));
+      Object.assign(p, { contact, contactChanged: changed });
+      reads.wrote(p.received.companyId, { contact });
+    }
+  }
+
+  /**
+   * Each message's ticket, in order: the chat's open or pending one, the closed one a rating answer
+   * goes to, or a new pending one, shared by the chat's later messages in the batch; the new ones
+   * created by one statement.
+   */
+  private async ticketsOf(trx: Knex.Transaction, placing: Placing[], reads: StoreReads): Promise<void> {
+    const opening = new Map<string, { key: TicketKey; slot: TicketSlot }>();
+    for (const p of placing) {
+      const { connectionId, companyId, message } = p.received;
+      const contact = p.contact!;
+      const key: TicketKey = { companyId, contactId: contact.id, whatsappId: connectionId, isGroup: message.isGroup };
+      const keyText = `${contact.id}:${connectionId}`;
+      const opened = opening.get(keyText);
+      if (opened) {
+        p.ticket = opened.slot;
+        continue;
+      }
+      const active = await reads.activeTicket(key);
+      if (active) {
+        p.ticket.made = active;
+        continue;
+      }
+      if (!message.fromMe && !message.isGroup && !reads.isNew(contact)) {
+        const answer = await takeRatingAnswer(trx, key, message.body);
+        if (answer) {
+          Object.assign(p, { ticket: { made: answer.ticket }, rate: answer.rate });
+          // A closed ticket: the chat's next message finds no active one.
+          reads.wrote(companyId, { ticket: answer.ticket });
+          continue;
+        }
+      }
+      p.createdTicket = true;
+      opening.set(keyText, { key, slot: p.ticket });
+    }
+    if (opening.size === 0) return;
+    const news = [...opening.values()];
+    const made = await createPendingTickets(
       trx,
-      {
-        companyId,
-        number: message.chatId,
-        name: message.isGroup || message.fromMe ? '' : message.from.name,
-        isGroup: message.isGroup,
-        whatsappId: connectionId,
-      },
-      reads.contact(companyId, message.chatId),
+      news.map((n) => n.key),
     );
-    const key: TicketKey = { companyId, contactId: contact.id, whatsappId: connectionId, isGroup: message.isGroup };
-    let ticket = await reads.activeTicket(key);
-    let createdTicket = false;
-    let rate: number | undefined;
-    if (!ticket && !message.fromMe && !message.isGroup) {
-      const answer = await takeRatingAnswer(trx, key, message.body);
-      if (answer) ({ ticket, rate } = answer);
-    }
-    if (!ticket) {
-      ticket = await createPendingTicket(trx, key);
-      createdTicket = true;
-    }
-    reads.wrote(companyId, { contact, ticket });
-    return { received, ticket, contact, contactCreated: created, contactChanged: changed, createdTicket, rate };
+    news.forEach(({ key, slot }, k) => {
+      slot.made = made[k]!;
+      reads.wrote(key.companyId, { ticket: slot.made });
+    });
   }
 
   /** The driver's saved file of a message that was not stored (a replay, or a failed write): no row will ever own it. */
@@ -378,7 +454,7 @@ export class InboundPipeline {
         });
         const key: TicketKey = { companyId, contactId: contact.id, whatsappId: connectionId, isGroup: false };
         const active = await activeTicketOf(trx, key);
-        const ticket = active ?? (await createPendingTicket(trx, key));
+        const ticket = active ?? (await createPendingTickets(trx, [key]))[0]!;
         const [row] = await insertMessages(trx, [{ companyId, ticket, contactId: contact.id, message }]);
         const touched = await touchTickets(trx, [{ ticket, message }]);
         return { message: row!, ticket: touched.get(ticket.id)!, contact, contactCreated: created, contactChanged: changed, createdTicket: !active };

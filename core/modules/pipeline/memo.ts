@@ -1,3 +1,5 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
 /** Entries kept before expired ones are swept out. */
 const SWEEP_AT = 10_000;
 
@@ -70,5 +72,29 @@ export class Cooldowns {
 
   clear(key: string): void {
     this.marks.delete(key);
+  }
+}
+
+/**
+ * Reads asked for in one turn of the event loop answered by one load: the messages of a stored
+ * batch go on side by side (their frames, their conversation turns), so what each asks for alone
+ * costs one query for all of them. `load` answers the values it found by key.
+ */
+export class TurnBatch<K, V> {
+  private pending?: { keys: Set<K>; values: Promise<Map<K, V>> };
+
+  constructor(private readonly load: (keys: K[]) => Promise<Map<K, V>>) {}
+
+  get(key: K): Promise<V | undefined> {
+    if (!this.pending) {
+      const keys = new Set<K>();
+      const values = nextTurn().then(() => {
+        this.pending = undefined;
+        return this.load([...keys]);
+      });
+      this.pending = { keys, values };
+    }
+    this.pending.keys.add(key);
+    return this.pending.values.then((found) => found.get(key));
   }
 }

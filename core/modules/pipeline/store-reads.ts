@@ -45,6 +45,8 @@ export class StoreReads {
   private readonly tickets = new Map<string, Ticket | null>();
   /** Provider ids this transaction is storing. */
   private readonly claimed = new Set<string>();
+  /** Contacts this transaction created: nobody else can have a ticket of theirs yet. */
+  private readonly created = new Set<number>();
 
   private constructor(private readonly trx: Knex) {}
 
@@ -78,16 +80,23 @@ export class StoreReads {
     return this.contacts.get(`${companyId}:${number}`);
   }
 
+  /** Whether this transaction created the contact. */
+  isNew(contact: Contact): boolean {
+    return this.created.has(contact.id);
+  }
+
   async activeTicket(key: TicketKey): Promise<Ticket | undefined> {
+    if (this.created.has(key.contactId)) return this.tickets.get(ticketKeyOf(key.contactId, key.whatsappId)) ?? undefined;
     const known = this.tickets.get(ticketKeyOf(key.contactId, key.whatsappId));
     return known === undefined ? activeTicketOf(this.trx, key) : (known ?? undefined);
   }
 
-  /** What the batch just wrote or read, for its later messages. */
-  wrote(companyId: number, rows: { message?: Message; contact?: Contact; ticket?: Ticket }): void {
+  /** What the batch just wrote or read, for its later messages; `created`: the contact is new. */
+  wrote(companyId: number, rows: { message?: Message; contact?: Contact; ticket?: Ticket }, created = false): void {
     const { message, contact, ticket } = rows;
     if (message) this.messages.set(`${companyId}:${message.wid}`, message);
     if (contact) this.contacts.set(`${companyId}:${contact.number}`, contact);
+    if (contact && created) this.created.add(contact.id);
     if (ticket) this.tickets.set(ticketKeyOf(ticket.contactId, ticket.whatsappId), ticket.status === 'closed' ? null : ticket);
   }
 

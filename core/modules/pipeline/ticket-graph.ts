@@ -1,4 +1,3 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import type { Contact } from '../contacts/contact.model.js';
 import type { Queue } from '../queues/queue.model.js';
@@ -6,7 +5,7 @@ import type { Tag } from '../tags/tag.model.js';
 import type { Ticket } from '../tickets/ticket.model.js';
 import type { User } from '../users/user.model.js';
 import type { Whatsapp } from '../whatsapp/whatsapp.model.js';
-import { TtlCache } from './memo.js';
+import { TtlCache, TurnBatch } from './memo.js';
 import { PIPELINE_CACHE_MS, type ConnectionProfile, type PipelineCache } from './pipeline-cache.js';
 
 /**
@@ -23,8 +22,8 @@ const TAGS_CHUNK = 500;
 
 export class TicketGraphs {
   private readonly users = new TtlCache<number, Pick<User, 'id' | 'name'> | null>(PIPELINE_CACHE_MS);
-  /** The tickets whose tags are asked for in this turn, and their tags once read. */
-  private tagRead?: { ticketIds: number[]; tags: Promise<Map<number, TagSummary[]>> };
+  /** The tags of the tickets asked for in one turn, by one query. */
+  private readonly tagReads = new TurnBatch<number, TagSummary[]>((ticketIds) => this.readTags(ticketIds));
 
   constructor(
     private readonly db: Knex,
@@ -57,26 +56,16 @@ export class TicketGraphs {
     });
   }
 
-  private tags(ticketId: number): Promise<TagSummary[]> {
-    if (!this.tagRead) {
-      const ticketIds: number[] = [];
-      const tags = nextTurn().then(() => {
-        this.tagRead = undefined;
-        return this.readTags(ticketIds);
-      });
-      this.tagRead = { ticketIds, tags };
-    }
-    this.tagRead.ticketIds.push(ticketId);
-    return this.tagRead.tags.then((byTicket) => byTicket.get(ticketId) ?? []);
+  private async tags(ticketId: number): Promise<TagSummary[]> {
+    return (await this.tagReads.get(ticketId)) ?? [];
   }
 
   private async readTags(ticketIds: number[]): Promise<Map<number, TagSummary[]>> {
     const byTicket = new Map<number, TagSummary[]>();
-    const unique = [...new Set(ticketIds)];
-    for (let i = 0; i < unique.length; i += TAGS_CHUNK) {
+    for (let i = 0; i < ticketIds.length; i += TAGS_CHUNK) {
       const rows: (TagSummary & { ticketId: number })[] = await this.db('tags')
         .join('ticketTags', 'ticketTags.tagId', 'tags.id')
-        .whereIn('ticketTags.ticketId', unique.slice(i, i + TAGS_CHUNK))
+        .whereIn('ticketTags.ticketId', ticketIds.slice(i, i + TAGS_CHUNK))
         .select('ticketTags.ticketId', 'tags.id', 'tags.name', 'tags.color');
       for (const { ticketId, ...tag } of rows) byTicket.set(ticketId, [...(byTicket.get(ticketId) ?? []), tag]);
     }

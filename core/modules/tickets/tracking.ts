@@ -25,6 +25,25 @@ export const tracking = {
     });
   },
 
+  /** The first attendance of tickets just created (they have none yet), by one insert. */
+  async opened(db: Knex, tickets: TicketRef[]): Promise<void> {
+    if (tickets.length === 0) return;
+    const now = new Date().toISOString();
+    await db('ticketTracking').insert(
+      tickets.map((ticket) => ({
+        companyId: ticket.companyId,
+        ticketId: ticket.id,
+        whatsappId: ticket.whatsappId,
+        queueId: ticket.queueId,
+        userId: ticket.userId,
+        queuedAt: ticket.queueId ? now : null,
+        rated: false,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    );
+  },
+
   async update(db: Knex, ticket: TicketRef, patch: Partial<Pick<TicketTracking, 'queueId' | 'userId' | 'queuedAt' | 'startedAt' | 'finishedAt' | 'ratingAt' | 'chatbotAt' | 'rated' | 'rate' | 'whatsappId'>>): Promise<TicketTracking> {
     const row = await tracking.current(db, ticket);
     return row.$query(db).patchAndFetch(patch);

@@ -8,9 +8,9 @@ import type { OutboundService } from '../../messages/outbound.service.js';
 import { outgoingMediaKind } from '../../messages/outgoing-media.js';
 import { Message } from '../../messages/message.model.js';
 import type { TicketEvents } from '../../tickets/ticket-events.js';
-import { Queue } from '../../queues/queue.model.js';
 import { Ticket } from '../../tickets/ticket.model.js';
-import { Whatsapp } from '../../whatsapp/whatsapp.model.js';
+import { TurnBatch } from '../memo.js';
+import type { PipelineCache } from '../pipeline-cache.js';
 import type { TicketsService } from '../../tickets/tickets.service.js';
 
 /**
@@ -120,6 +120,9 @@ class TurnEnds {
   }
 }
 
+/** Tickets read again by one query. */
+const TICKETS_CHUNK = 500;
+
 /** How many tickets' last turn ends are remembered: far more than the turns a burst of messages can end while one is stored. */
 const TURN_ENDS_KEPT = 10_000;
 
@@ -141,10 +144,18 @@ export class ConversationSteps {
   private readonly steps: ConversationStep[] = [];
   private readonly turns: KeyedSerializer;
   private readonly ends = new TurnEnds(TURN_ENDS_KEPT);
+  /** The tickets the turns under way read again in one turn of the event loop, by one query. */
+  private readonly ticketReads = new TurnBatch<number, Ticket>(async (ids) => {
+    const found = new Map<number, Ticket>();
+    for (let i = 0; i < ids.length; i += TICKETS_CHUNK) {
+      for (const ticket of await Ticket.query(this.infra.db).whereIn('id', ids.slice(i, i + TICKETS_CHUNK))) found.set(ticket.id, ticket);
+    }
+    return found;
+  });
 
   constructor(
     private readonly infra: Infrastructure,
-    private readonly deps: { outbound: OutboundService; tickets: TicketsService; events: TicketEvents; last: ConversationStep },
+    private readonly deps: { outbound: OutboundService; tickets: TicketsService; events: TicketEvents; cache: PipelineCache; last: ConversationStep },
   ) {
     this.turns = new KeyedSerializer((err, ticket) => infra.log.error({ err, ticket }, 'conversation turn failed'));
   }
@@ -190,9 +201,9 @@ export class ConversationSteps {
         return failed(step, err);
       }
       // Read again after a step ran: an agent may have taken the ticket meanwhile, the step changed it.
-      const ticket = committed ?? (await Ticket.query(this.infra.db).findOne({ id: ticketId, companyId }));
+      const ticket = committed ?? (await this.ticketReads.get(ticketId));
       committed = undefined;
-      if (!ticket || ticket.status !== 'pending' || ticket.userId !== null) return;
+      if (!ticket || ticket.companyId !== companyId || ticket.status !== 'pending' || ticket.userId !== null) return;
       try {
         if (await this.limited(step, ticket, input)) return;
       } catch (err) {
@@ -224,7 +235,7 @@ export class ConversationSteps {
 
   private turn(step: string, ticket: Ticket, input: TurnInput, signal: AbortSignal): Turn {
     const { companyId } = input;
-    const { outbound, tickets, events } = this.deps;
+    const { outbound, tickets, events, cache } = this.deps;
     const db = this.infra.db;
     const live = () => {
       if (signal.aborted) throw new Error('the conversation step ran out of time');
@@ -264,8 +275,10 @@ export class ConversationSteps {
       },
       attached: async () => {
         const links = (row: BotLinks | undefined): BotLinks => ({ promptId: row?.promptId ?? null, integrationId: row?.integrationId ?? null });
-        const connection = await Whatsapp.query(db).findOne({ id: input.connectionId, companyId });
-        const queue = ticket.queueId === null ? undefined : await Queue.query(db).findOne({ id: ticket.queueId, companyId });
+        // From the pipeline's cache, which every node drops when a connection or queue is edited.
+        const profile = await cache.connection(input.connectionId);
+        const connection = profile?.whatsapp.companyId === companyId ? profile.whatsapp : undefined;
+        const queue = ticket.queueId === null || !profile || !connection ? undefined : (await cache.queue(profile, ticket.queueId))?.queue;
         return { connection: { ...links(connection), name: connection?.name ?? '' }, queue: queue ? links(queue) : null };
       },
       history: async (limit) => {
