@@ -8,6 +8,7 @@ import { isJournaled, type EventJournal } from './event-journal.js';
 import type { ProviderRegistry } from './providers.js';
 import { storableEvent } from './storable-event.js';
 import { ErrorCode } from '../contract/error-codes.js';
+import type { SessionLeases } from '../cluster/session-leases.js';
 
 export const SESSION_WATCHDOG_JOB = 'whatsapp.sessions.watchdog';
 const WATCHDOG_EVERY_MS = 60_000;
@@ -26,6 +27,9 @@ const DOMAIN_EVENTS: Record<Exclude<DriverEvent['type'], 'status'>, EventName> =
 };
 
 type StatusEvent = Extract<DriverEvent, { type: 'status' }>;
+
+/** Cluster signal: a company was blocked or unblocked; every node restarts or stops the sessions it owns. */
+const COMPANY_CHANGED = 'sessions:company';
 
 interface Session {
   connectionId: number;
@@ -54,30 +58,41 @@ function notInitialized(): AppError {
 }
 
 /**
- * One driver per connection, made by the provider registry from the connection's `provider`.
- * Persists and publishes status changes, turns the other driver events into domain events (those
- * that become messages journaled first), and keeps a failing driver from taking anything else
- * down: its errors are logged and the watchdog tries again.
+ * One driver per connection, made by the provider registry from the connection's `provider`, run
+ * only while this node holds the connection's lease (one node of the installation at a time).
+ * Persists and publishes status changes (refused once the lease is lost), turns the other driver
+ * events into domain events (those that become messages journaled first), and keeps a failing
+ * driver from taking anything else down: its errors are logged and the watchdog tries again.
  */
 export class SessionManager {
   private readonly sessions = new Map<number, Session>();
   private readonly log: Logger;
   private stopping = false;
+  /** startAll ran: this node runs sessions (takes leases); before it, commands go to their owners. */
+  private running = false;
 
   constructor(
     private readonly infra: Infrastructure,
     private readonly providers: ProviderRegistry,
     private readonly journal: EventJournal,
     private readonly connections: ConnectionStore,
+    private readonly leases: SessionLeases,
   ) {
     this.log = infra.log.child({ part: 'sessions' });
     infra.jobs.define(SESSION_WATCHDOG_JOB, () => this.watchdog());
+    infra.cluster.signals.on(COMPANY_CHANGED, (data) => {
+      const { companyId, from } = data as { companyId: number; from: string };
+      if (from !== leases.nodeId) void this.relaunch(companyId);
+    });
   }
 
-  /** Boot: a session for every connection, then the watchdog every minute. */
+  /** Boot: a session for every connection whose lease this node takes, then the watchdog every minute. */
   async startAll(): Promise<void> {
-    const rows = await this.connections.all();
-    await Promise.all(rows.map((row) => this.launch(row)));
+    this.running = true;
+    await this.leases.start({
+      acquired: (connectionId) => this.start(connectionId),
+      lost: (connectionId) => this.lost(connectionId),
+    });
     await this.infra.jobs.every(WATCHDOG_EVERY_MS, SESSION_WATCHDOG_JOB);
   }
 
@@ -91,12 +106,17 @@ export class SessionManager {
     }
   }
 
-  /** Shutdown, before the database closes: drivers stop (keeping their credentials) and pending writes finish. */
+  /**
+   * Shutdown, before the database closes: drivers stop (keeping their credentials), pending writes
+   * finish, then the leases are released so that other nodes take the sessions over at once.
+   */
   async stopAll(): Promise<void> {
     this.stopping = true;
+    this.leases.stop();
     const sessions = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.all(sessions.map((session) => this.serial(session, () => this.halt(session))));
+    if (this.running) await this.leases.release();
   }
 
   /**
@@ -104,12 +124,13 @@ export class SessionManager {
    * starts again, as `launch` decides from the company's state.
    */
   async companyChanged(companyId: number): Promise<void> {
-    if (this.stopping) return;
-    await Promise.all((await this.connections.ofCompany(companyId)).map((row) => this.launch(row)));
+    this.infra.cluster.signals.send(COMPANY_CHANGED, { companyId, from: this.leases.nodeId });
+    await this.relaunch(companyId);
   }
 
   /** Starts a connection's session, or restarts it ("try again"). */
   async start(connectionId: number): Promise<void> {
+    if (!(await this.own(connectionId))) return;
     const row = await this.connections.find(connectionId);
     if (row) await this.launch(row);
   }
@@ -122,6 +143,7 @@ export class SessionManager {
 
   /** Ends the WhatsApp session: credentials forgotten, status DISCONNECTED, no number. */
   async logout(connectionId: number): Promise<void> {
+    if (!(await this.own(connectionId))) return;
     const row = await this.connections.find(connectionId);
     if (!row) return;
     const session = this.sessionOf(row);
@@ -134,11 +156,13 @@ export class SessionManager {
 
   /** The connection is being deleted: log its session out (running or not) and forget it. */
   async remove(connectionId: number): Promise<void> {
+    if (!(await this.own(connectionId))) return;
     const row = await this.connections.find(connectionId);
     if (!row) return;
     const session = this.sessionOf(row);
     await this.serial(session, () => this.signOff(session, row.provider));
     this.sessions.delete(connectionId);
+    this.leases.forget(connectionId);
   }
 
   /** The session's latest status as its driver reported it (DISCONNECTED when it has none). */
@@ -150,7 +174,8 @@ export class SessionManager {
   /** The driver of a CONNECTED session, for senders; 400 ERR_WAPP_NOT_INITIALIZED otherwise. */
   driverFor(connectionId: number): ChannelDriver {
     const session = this.sessions.get(connectionId);
-    if (!session?.driver || session.status !== 'CONNECTED') throw notInitialized();
+    // The lease checked too: a process that stalled past its deadline sends nothing before its fence stops the driver.
+    if (!session?.driver || session.status !== 'CONNECTED' || !this.leases.holds(connectionId)) throw notInitialized();
     return session.driver;
   }
 
@@ -170,10 +195,35 @@ export class SessionManager {
 
   // ---- lifecycle ----------------------------------------------------------------------------
 
+  /**
+   * Whether this node owns the connection's session, taking its lease when it is free and this
+   * node runs sessions. A free lease is announced when it does not, so a node that does takes it.
+   */
+  private async own(connectionId: number): Promise<boolean> {
+    if (this.leases.holds(connectionId)) return true;
+    if (this.running && !this.stopping) return this.leases.acquire(connectionId);
+    if ((await this.leases.owners([connectionId])).size === 0) this.leases.announceFree();
+    return false;
+  }
+
+  /** The company's sessions this node owns start or stop, as `launch` decides from the company's state. */
+  private async relaunch(companyId: number): Promise<void> {
+    if (this.stopping) return;
+    const owned = (await this.connections.ofCompany(companyId)).filter((row) => this.leases.holds(row.id));
+    await Promise.all(owned.map((row) => this.launch(row)));
+  }
+
+  /** The lease went to another node, or could not be renewed in time: the driver stops, nothing more is written. */
+  private async lost(connectionId: number): Promise<void> {
+    const session = this.sessions.get(connectionId);
+    // Kept: a new acquisition's start queues behind this stop in the same lifecycle.
+    if (session) await this.serial(session, () => this.halt(session));
+  }
+
   private launch(row: ConnectionRecord): Promise<void> {
     const session = this.sessionOf(row);
     return this.serial(session, async () => {
-      if (this.stopping) return;
+      if (this.stopping || !this.leases.holds(row.id)) return;
       await this.halt(session);
       if (row.blocked) return this.stopped(session);
       const driver = this.create(session, row.provider);
@@ -280,8 +330,10 @@ export class SessionManager {
     const patch: StatusPatch = { status: event.status, qrcode: event.status === 'qrcode' ? (event.qrcode ?? '') : '' };
     if (event.retries !== undefined) patch.retries = event.retries;
     if (event.number !== undefined) patch.number = event.number;
-    const view = await this.connections.saveStatus(session.connectionId, patch);
-    if (!view) return; // deleted meanwhile
+    const fence = this.leases.fenceOf(session.connectionId);
+    if (!fence) return; // the lease is lost: the new owner writes the status now
+    const view = await this.connections.saveStatus(session.connectionId, patch, fence);
+    if (!view) return; // deleted meanwhile, or taken over by another node
     this.infra.realtime.publish(session.companyId, `company-${session.companyId}-whatsappSession`, { action: 'update', session: view });
     const { connectionId, companyId } = session;
     const wasConnected = session.savedConnected;

@@ -14,6 +14,8 @@ import { LocalSignals, RedisSignals, type ClusterSignals } from './signals.js';
 export interface Cluster {
   /** Whether other nodes may exist (Redis is configured). */
   shared: boolean;
+  /** This process among the nodes (config `nodeId`). */
+  nodeId: string;
   pubsub: PubSubAdapter;
   signals: ClusterSignals;
   attempts: AttemptStore;
@@ -21,9 +23,10 @@ export interface Cluster {
   close(): Promise<void>;
 }
 
-export function localCluster(log: Logger): Cluster {
+export function localCluster(config: Config, log: Logger): Cluster {
   return {
     shared: false,
+    nodeId: config.nodeId,
     pubsub: new InProcessPubSub(),
     signals: new LocalSignals(log),
     attempts: new MemoryAttemptStore(),
@@ -34,13 +37,14 @@ export function localCluster(log: Logger): Cluster {
 
 /** Connects to the configured Redis; an unreachable one fails the start. */
 export async function connectCluster(config: Config, log: Logger): Promise<Cluster> {
-  if (!config.redisUrl) return localCluster(log);
-  const link = await RedisLink.connect(config.redisUrl, config.jwtSecret, log);
+  if (!config.redisUrl) return localCluster(config, log);
+  const link = await RedisLink.connect(config.redisUrl, config.jwtSecret, config.nodeId, log);
   const pubsub = new RedisPubSub(link);
   const [signals] = await Promise.all([RedisSignals.start(link, log), pubsub.ready()]);
   const presence = new RedisPresence(link);
   return {
     shared: true,
+    nodeId: config.nodeId,
     pubsub,
     signals,
     attempts: new RedisAttemptStore(link),

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { z } from 'zod';
 
 /**
@@ -124,6 +126,12 @@ export const configEntries = {
     env: ['REDIS_URL', 'ATENDE_REDIS_URL'],
     doc: 'Redis address (redis://… or rediss://…) shared by several servers of one installation: live events, login limits and cache changes reach every node; unset, one server keeps them in memory',
     schema: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// address' }).optional(),
+  },
+  nodeId: {
+    env: ['ATENDE_NODE_ID'],
+    doc: 'Name of this server among the nodes of one installation, shown as the owner of each WhatsApp session; unique per running process (defaults to host:pid:random)',
+    // The random part keeps two servers of one process (tests) and a restarted one apart.
+    schema: z.string().trim().min(1).max(255).default(() => `${hostname()}:${process.pid}:${randomBytes(2).toString('hex')}`),
   },
   plugins: {
     env: ['ATENDE_PLUGINS'],
