@@ -29,6 +29,8 @@ export interface SessionView {
   retries: number;
   updatedAt: string;
   number: string;
+  /** The node that wrote it: the session's owner. */
+  node: string;
 }
 
 /**

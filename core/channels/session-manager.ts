@@ -165,6 +165,11 @@ export class SessionManager {
     this.leases.forget(connectionId);
   }
 
+  /** The node running each connection's session now (absent when none does). */
+  owners(connectionIds: readonly number[]): Promise<Map<number, string>> {
+    return this.leases.owners(connectionIds);
+  }
+
   /** The session's latest status as its driver reported it (DISCONNECTED when it has none). */
   statusOf(connectionId: number): ConnectionStatus {
     const session = this.sessions.get(connectionId);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { startTestServer, testDatabase, type TestServer } from '../helpers/server.js';
 import { createConnection, createTenant, eventually, type InboxTenant } from '../helpers/inbox.js';
+import { openSocket } from '../helpers/socket.js';
 import { LEASE_TTL_MS } from '../../core/cluster/session-leases.js';
 
 /**
@@ -75,11 +76,17 @@ describe.skipIf(!redisUrl)('WhatsApp sessions owned by lease across nodes', () =
     expect(later).toMatchObject({ nodeId: b.config.nodeId, token: 1 });
     expect(later!.expiresAt).toBeGreaterThan(first!.expiresAt);
     expect(runningOn([a, b], id)).toEqual([b]);
+    // Admins see the owner from any node.
+    const shown = await a.call('GET', `/api/whatsapp/${id}`, { token: tenant.admin.token });
+    expect(shown.body.node).toBe(b.config.nodeId);
+    const listed = await a.call('GET', '/api/whatsapp', { token: tenant.admin.token });
+    expect(listed.body.find((c: { id: number }) => c.id === id).node).toBe(b.config.nodeId);
   });
 
   it('a node shutting down hands its sessions over at once: another node reconnects them within a couple of seconds', async () => {
     const leaving = await node();
     const id = await pairedOn(leaving, 'Handed over');
+    const socket = await openSocket(a.url, tenant.admin.token);
     const before = await leaseOf(a, id);
     const closed = Date.now();
     await leaving.close();
@@ -94,6 +101,9 @@ describe.skipIf(!redisUrl)('WhatsApp sessions owned by lease across nodes', () =
     await eventually(async () => (await statusOf(a, id)) === 'CONNECTED' && runningOn([a, b], id).length === 1, 3000, 'the new owner to connect');
     expect(runningOn([a, b], id)).toEqual([owner]);
     expect(Date.now() - closed).toBeLessThan(3000);
+    // The connections page hears the new owner live, in the session's status frames.
+    await socket.next((f) => f.channel === `company-${tenant.companyId}-whatsappSession` && (f.data as { session: { id: number; node: string } }).session.node === owner.config.nodeId);
+    await socket.close();
   });
 
   it("an owner whose lease moved on while it stalled stops its driver, and another node takes the session over within 30 s", async () => {
@@ -165,6 +175,7 @@ describe('one node without Redis', () => {
       return row?.nodeId === server.config.nodeId ? row : undefined;
     }, 12_000, 'the node to take its lease back');
     expect(lease.token).toBe(3);
+    expect((await server.call('GET', `/api/whatsapp/${id}`, { token: tenant.admin.token })).body.node).toBe(server.config.nodeId);
     await eventually(async () => (await statusOf(server, id)) === 'CONNECTED' && runningOn([server], id).length === 1, 5000);
   }, 20_000);
 });

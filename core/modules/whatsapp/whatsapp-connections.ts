@@ -38,6 +38,6 @@ export class WhatsappConnections implements ConnectionStore {
     if (written === 0) return undefined;
     const row = await Whatsapp.query(this.db).findById(connectionId);
     if (!row) return undefined;
-    return { id: row.id, status: row.status, qrcode: row.qrcode, retries: row.retries, updatedAt: row.updatedAt, number: row.number };
+    return { id: row.id, status: row.status, qrcode: row.qrcode, retries: row.retries, updatedAt: row.updatedAt, number: row.number, node: fence.nodeId };
   }
 }
