@@ -3,7 +3,10 @@ import { AppError } from '../errors.js';
 import { Events, type EventName } from '../events/event-bus.js';
 import type { Logger } from '../logger.js';
 import type { ConnectionRecord, ConnectionStore, StatusPatch } from './connection-store.js';
-import type { ChannelDriver, ConnectionStatus, DriverContext, DriverEvent } from './driver.js';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ChannelDriver, ConnectionStatus, DriverContext, DriverEvent, OutgoingMedia, SendOptions } from './driver.js';
 import { isJournaled, type EventJournal } from './event-journal.js';
 import type { ProviderRegistry } from './providers.js';
 import { storableEvent } from './storable-event.js';
@@ -27,6 +30,23 @@ const DOMAIN_EVENTS: Record<Exclude<DriverEvent['type'], 'status'>, EventName> =
 };
 
 type StatusEvent = Extract<DriverEvent, { type: 'status' }>;
+
+/** What senders ask of a session, wherever it runs. */
+export type SessionCommands = Omit<ChannelDriver, 'start' | 'stop' | 'logout'>;
+type Command = keyof SessionCommands;
+const COMMANDS: Command[] = ['sendText', 'sendMedia', 'sendLocation', 'delete', 'edit', 'markRead', 'checkNumber', 'profilePicture'];
+type Lifecycle = 'start' | 'logout' | 'remove';
+
+/** Calls between nodes: a command for a session, a lifecycle step, run by the node owning it. */
+const COMMAND_CALL = 'session.command';
+const LIFECYCLE_CALL = 'session.lifecycle';
+interface CommandCall {
+  connectionId: number;
+  command: Command;
+  args: unknown[];
+  /** sendMedia: the file's bytes (base64), since its path is on the caller's disk. */
+  file?: string;
+}
 
 /** Cluster signal: a company was blocked or unblocked; every node restarts or stops the sessions it owns. */
 const COMPANY_CHANGED = 'sessions:company';
@@ -84,6 +104,11 @@ export class SessionManager {
       const { companyId, from } = data as { companyId: number; from: string };
       if (from !== leases.nodeId) void this.relaunch(companyId);
     });
+    infra.cluster.calls.handle(COMMAND_CALL, (args) => this.command(args as CommandCall));
+    infra.cluster.calls.handle(LIFECYCLE_CALL, async (args) => {
+      const { action, connectionId } = args as { action: Lifecycle; connectionId: number };
+      await this[action](connectionId);
+    });
   }
 
   /** Boot: a session for every connection whose lease this node takes, then the watchdog every minute. */
@@ -130,7 +155,7 @@ export class SessionManager {
 
   /** Starts a connection's session, or restarts it ("try again"). */
   async start(connectionId: number): Promise<void> {
-    if (!(await this.own(connectionId))) return;
+    if (await this.elsewhere(connectionId, 'start')) return;
     const row = await this.connections.find(connectionId);
     if (row) await this.launch(row);
   }
@@ -143,7 +168,7 @@ export class SessionManager {
 
   /** Ends the WhatsApp session: credentials forgotten, status DISCONNECTED, no number. */
   async logout(connectionId: number): Promise<void> {
-    if (!(await this.own(connectionId))) return;
+    if (await this.elsewhere(connectionId, 'logout')) return;
     const row = await this.connections.find(connectionId);
     if (!row) return;
     const session = this.sessionOf(row);
@@ -156,7 +181,7 @@ export class SessionManager {
 
   /** The connection is being deleted: log its session out (running or not) and forget it. */
   async remove(connectionId: number): Promise<void> {
-    if (!(await this.own(connectionId))) return;
+    if (await this.elsewhere(connectionId, 'remove')) return;
     const row = await this.connections.find(connectionId);
     if (!row) return;
     const session = this.sessionOf(row);
@@ -201,14 +226,48 @@ export class SessionManager {
   // ---- lifecycle ----------------------------------------------------------------------------
 
   /**
-   * Whether this node owns the connection's session, taking its lease when it is free and this
-   * node runs sessions. A free lease is announced when it does not, so a node that does takes it.
+   * The session's commands: its driver when it runs here, calls to its owner when another node
+   * runs it; 400 ERR_WAPP_NOT_INITIALIZED when none runs it connected.
    */
-  private async own(connectionId: number): Promise<boolean> {
-    if (this.leases.holds(connectionId)) return true;
-    if (this.running && !this.stopping) return this.leases.acquire(connectionId);
-    if ((await this.leases.owners([connectionId])).size === 0) this.leases.announceFree();
-    return false;
+  async commandsFor(connectionId: number): Promise<SessionCommands> {
+    if (this.leases.holds(connectionId)) return this.driverFor(connectionId);
+    const owner = (await this.leases.owners([connectionId])).get(connectionId);
+    if (!owner || owner === this.leases.nodeId) throw notInitialized();
+    const call = (command: Command) => async (...args: unknown[]) => {
+      const media = command === 'sendMedia' ? (args[1] as OutgoingMedia) : undefined;
+      const file = media && (await readFile(media.path)).toString('base64');
+      return this.infra.cluster.calls.call(owner, COMMAND_CALL, { connectionId, command, args, file } satisfies CommandCall);
+    };
+    return Object.fromEntries(COMMANDS.map((command) => [command, call(command)])) as unknown as SessionCommands;
+  }
+
+  /** Another node's command for a session of this node (a media file's bytes come along). */
+  private async command({ connectionId, command, args, file }: CommandCall): Promise<unknown> {
+    const driver = this.driverFor(connectionId);
+    if (file === undefined) return (driver[command] as (...a: unknown[]) => Promise<unknown>)(...args);
+    const media = args[1] as OutgoingMedia;
+    const dir = await mkdtemp(path.join(tmpdir(), 'atende-send-'));
+    try {
+      const local = path.join(dir, path.basename(media.fileName) || 'file');
+      await writeFile(local, Buffer.from(file, 'base64'));
+      return await driver.sendMedia(args[0] as string, { ...media, path: local }, args[2] as SendOptions);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * A lifecycle step goes where the session runs: answers false when this node owns it (taken now
+   * if free and this node runs sessions), true once its owner did it. With no owner and no way to
+   * take it here, the nodes that run sessions are told to take it.
+   */
+  private async elsewhere(connectionId: number, action: Lifecycle): Promise<boolean> {
+    if (this.leases.holds(connectionId)) return false;
+    if (this.running && !this.stopping && (await this.leases.acquire(connectionId))) return false;
+    const owner = (await this.leases.owners([connectionId])).get(connectionId);
+    if (owner && owner !== this.leases.nodeId) await this.infra.cluster.calls.call(owner, LIFECYCLE_CALL, { action, connectionId });
+    else this.leases.announceFree();
+    return true;
   }
 
   /** The company's sessions this node owns start or stop, as `launch` decides from the company's state. */

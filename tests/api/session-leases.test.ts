@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { startTestServer, testDatabase, type TestServer } from '../helpers/server.js';
-import { createConnection, createTenant, eventually, type InboxTenant } from '../helpers/inbox.js';
+import { createConnection, createTenant, eventually, outbox, ticketTakenByAdmin, type InboxTenant } from '../helpers/inbox.js';
 import { openSocket } from '../helpers/socket.js';
 import { LEASE_TTL_MS } from '../../core/cluster/session-leases.js';
 
@@ -81,6 +81,32 @@ describe.skipIf(!redisUrl)('WhatsApp sessions owned by lease across nodes', () =
     expect(shown.body.node).toBe(b.config.nodeId);
     const listed = await a.call('GET', '/api/whatsapp', { token: tenant.admin.token });
     expect(listed.body.find((c: { id: number }) => c.id === id).node).toBe(b.config.nodeId);
+  });
+
+  it('a reply written through a node that does not run the session goes out once, through the node that does', async () => {
+    const id = await pairedOn(b, 'Remote send');
+    const ticketId = await ticketTakenByAdmin(b, tenant, id, '5511977770001');
+    const res = await a.call('POST', `/api/messages/${ticketId}`, { token: tenant.admin.token, body: { body: 'Resposta por outro nó' } });
+    expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+    await eventually(async () => (await outbox(b, tenant, id)).messages.some((m) => m.body === 'Resposta por outro nó'), 10_000, 'the send');
+    await eventually(async () => ((await a.atende.container.db('messages').where({ ticketId, body: 'Resposta por outro nó' }).first('sendStatus')) as { sendStatus: string }).sendStatus === 'sent', 5000, 'the message to be sent');
+    expect((await outbox(b, tenant, id)).messages.filter((m) => m.body === 'Resposta por outro nó')).toHaveLength(1);
+    // Whichever node's job sent it: a command asked on node A runs on B's driver.
+    const sent = await (await a.atende.container.sessions.commandsFor(id)).sendText('5511977770001', 'Pedido em A');
+    expect((await outbox(b, tenant, id)).messages.filter((m) => m.body === 'Pedido em A').map((m) => m.id)).toEqual([sent.id]);
+    expect(runningOn([a, b], id)).toEqual([b]);
+  });
+
+  it('session commands reach the owner from any node: a new QR code, a disconnect', async () => {
+    const id = await pairedOn(b, 'Remote commands');
+    const renewed = await a.call('PUT', `/api/whatsappsession/${id}`, { token: tenant.admin.token });
+    expect(renewed.status).toBe(200);
+    await eventually(async () => (await statusOf(a, id)) === 'qrcode', 5000, 'a new QR code on the owner');
+    expect(runningOn([a, b], id)).toEqual([b]);
+    const out = await a.call('DELETE', `/api/whatsappsession/${id}`, { token: tenant.admin.token });
+    expect(out.status).toBe(200);
+    expect(await statusOf(a, id)).toBe('DISCONNECTED');
+    expect(runningOn([a, b], id)).toEqual([]);
   });
 
   it('a node shutting down hands its sessions over at once: another node reconnects them within a couple of seconds', async () => {
