@@ -95,6 +95,10 @@ describe.skipIf(!redisUrl)('WhatsApp sessions owned by lease across nodes', () =
     const sent = await (await a.atende.container.sessions.commandsFor(id)).sendText('5511977770001', 'Pedido em A');
     expect((await outbox(b, tenant, id)).messages.filter((m) => m.body === 'Pedido em A').map((m) => m.id)).toEqual([sent.id]);
     expect(runningOn([a, b], id)).toEqual([b]);
+    // Deleted through A: the owner logs the session out, and the lease goes with the connection.
+    expect((await a.call('DELETE', `/api/whatsapp/${id}`, { token: tenant.admin.token })).status).toBe(204);
+    expect(runningOn([a, b], id)).toEqual([]);
+    expect(await leaseOf(a, id)).toBeUndefined();
   });
 
   it('session commands reach the owner from any node: a new QR code, a disconnect', async () => {
@@ -106,7 +110,7 @@ describe.skipIf(!redisUrl)('WhatsApp sessions owned by lease across nodes', () =
     const out = await a.call('DELETE', `/api/whatsappsession/${id}`, { token: tenant.admin.token });
     expect(out.status).toBe(200);
     expect(await statusOf(a, id)).toBe('DISCONNECTED');
-    expect(runningOn([a, b], id)).toEqual([]);
+    expect(runningOn([a, b], id)).toEqual([]);    expect((await a.call('DELETE', `/api/whatsapp/${id}`, { token: tenant.admin.token })).status).toBe(204);
   });
 
   it('a node shutting down hands its sessions over at once: another node reconnects them within a couple of seconds', async () => {
