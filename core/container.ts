@@ -5,6 +5,7 @@ import { createDatabase } from './db/database.js';
 import { EventBus } from './events/event-bus.js';
 import { RealtimeHub } from './realtime/hub.js';
 import { localCluster, type Cluster } from './cluster/cluster.js';
+import { SessionLeases } from './cluster/session-leases.js';
 import { signalCacheChanges } from './cluster/cache-signals.js';
 import { PRESENCE_SWEEP_JOB } from './cluster/presence.js';
 import { TokenService } from './auth/tokens.js';
@@ -80,7 +81,7 @@ export interface Container extends Infrastructure {
 }
 
 /** Builds every long-lived object once, in dependency order, and wires them explicitly. */
-export function createContainer(config: Config, log: Logger, cluster: Cluster = localCluster(log)): Container {
+export function createContainer(config: Config, log: Logger, cluster: Cluster = localCluster(config, log)): Container {
   const db = createDatabase(config.database, log.child({ part: 'db' }));
   const bus = new EventBus(log.child({ part: 'events' }));
   const tokens = new TokenService(config, { access: config.accessTokenTtl, refresh: config.refreshTokenTtl });
@@ -100,7 +101,8 @@ export function createContainer(config: Config, log: Logger, cluster: Cluster = 
   const simulator = simulatorEnabled(config) ? createSimulator(config, connections) : undefined;
   const providers = createProviders({ db, log: log.child({ part: 'channels' }), simulator });
   const journal = new InboundJournal(db, log.child({ part: 'journal' }));
-  const sessions = new SessionManager(infra, providers, journal, connections);
+  const leases = new SessionLeases(db, cluster.nodeId, !cluster.shared, cluster.signals, log.child({ part: 'leases' }));
+  const sessions = new SessionManager(infra, providers, journal, connections, leases);
 
   services.plans = new PlansService(infra);
   services.settings = new SettingsService(infra);

@@ -1,3 +1,4 @@
+import type { Fence } from '../cluster/session-leases.js';
 import type { ConnectionStatus } from './driver.js';
 
 /** A WhatsApp connection as the channel layer sees it. */
@@ -28,6 +29,8 @@ export interface SessionView {
   retries: number;
   updatedAt: string;
   number: string;
+  /** The node that wrote it: the session's owner. */
+  node: string;
 }
 
 /**
@@ -40,6 +43,9 @@ export interface ConnectionStore {
   all(): Promise<ConnectionRecord[]>;
   find(connectionId: number): Promise<ConnectionRecord | undefined>;
   ofCompany(companyId: number): Promise<ConnectionRecord[]>;
-  /** Writes a status; answers the connection as saved, or undefined when it was deleted meanwhile. */
-  saveStatus(connectionId: number, patch: StatusPatch): Promise<SessionView | undefined>;
+  /**
+   * Writes a status if the fence's lease is still the connection's current one; answers the
+   * connection as saved, or undefined when it was deleted or taken over meanwhile.
+   */
+  saveStatus(connectionId: number, patch: StatusPatch, fence: Fence): Promise<SessionView | undefined>;
 }

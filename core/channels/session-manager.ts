@@ -3,11 +3,15 @@ import { AppError } from '../errors.js';
 import { Events, type EventName } from '../events/event-bus.js';
 import type { Logger } from '../logger.js';
 import type { ConnectionRecord, ConnectionStore, StatusPatch } from './connection-store.js';
-import type { ChannelDriver, ConnectionStatus, DriverContext, DriverEvent } from './driver.js';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ChannelDriver, ConnectionStatus, DriverContext, DriverEvent, OutgoingMedia, SendOptions } from './driver.js';
 import { isJournaled, type EventJournal } from './event-journal.js';
 import type { ProviderRegistry } from './providers.js';
 import { storableEvent } from './storable-event.js';
 import { ErrorCode } from '../contract/error-codes.js';
+import type { SessionLeases } from '../cluster/session-leases.js';
 
 export const SESSION_WATCHDOG_JOB = 'whatsapp.sessions.watchdog';
 const WATCHDOG_EVERY_MS = 60_000;
@@ -26,6 +30,26 @@ const DOMAIN_EVENTS: Record<Exclude<DriverEvent['type'], 'status'>, EventName> =
 };
 
 type StatusEvent = Extract<DriverEvent, { type: 'status' }>;
+
+/** What senders ask of a session, wherever it runs. */
+export type SessionCommands = Omit<ChannelDriver, 'start' | 'stop' | 'logout'>;
+type Command = keyof SessionCommands;
+const COMMANDS: Command[] = ['sendText', 'sendMedia', 'sendLocation', 'delete', 'edit', 'markRead', 'checkNumber', 'profilePicture'];
+type Lifecycle = 'start' | 'logout' | 'remove';
+
+/** Calls between nodes: a command for a session, a lifecycle step, run by the node owning it. */
+const COMMAND_CALL = 'session.command';
+const LIFECYCLE_CALL = 'session.lifecycle';
+interface CommandCall {
+  connectionId: number;
+  command: Command;
+  args: unknown[];
+  /** sendMedia: the file's bytes (base64), since its path is on the caller's disk. */
+  file?: string;
+}
+
+/** Cluster signal: a company was blocked or unblocked; every node restarts or stops the sessions it owns. */
+const COMPANY_CHANGED = 'sessions:company';
 
 interface Session {
   connectionId: number;
@@ -54,30 +78,46 @@ function notInitialized(): AppError {
 }
 
 /**
- * One driver per connection, made by the provider registry from the connection's `provider`.
- * Persists and publishes status changes, turns the other driver events into domain events (those
- * that become messages journaled first), and keeps a failing driver from taking anything else
- * down: its errors are logged and the watchdog tries again.
+ * One driver per connection, made by the provider registry from the connection's `provider`, run
+ * only while this node holds the connection's lease (one node of the installation at a time).
+ * Persists and publishes status changes (refused once the lease is lost), turns the other driver
+ * events into domain events (those that become messages journaled first), and keeps a failing
+ * driver from taking anything else down: its errors are logged and the watchdog tries again.
  */
 export class SessionManager {
   private readonly sessions = new Map<number, Session>();
   private readonly log: Logger;
   private stopping = false;
+  /** startAll ran: this node runs sessions (takes leases); before it, commands go to their owners. */
+  private running = false;
 
   constructor(
     private readonly infra: Infrastructure,
     private readonly providers: ProviderRegistry,
     private readonly journal: EventJournal,
     private readonly connections: ConnectionStore,
+    private readonly leases: SessionLeases,
   ) {
     this.log = infra.log.child({ part: 'sessions' });
     infra.jobs.define(SESSION_WATCHDOG_JOB, () => this.watchdog());
+    infra.cluster.signals.on(COMPANY_CHANGED, (data) => {
+      const { companyId, from } = data as { companyId: number; from: string };
+      if (from !== leases.nodeId) void this.relaunch(companyId);
+    });
+    infra.cluster.calls.handle(COMMAND_CALL, (args) => this.command(args as CommandCall));
+    infra.cluster.calls.handle(LIFECYCLE_CALL, async (args) => {
+      const { action, connectionId } = args as { action: Lifecycle; connectionId: number };
+      await this[action](connectionId);
+    });
   }
 
-  /** Boot: a session for every connection, then the watchdog every minute. */
+  /** Boot: a session for every connection whose lease this node takes, then the watchdog every minute. */
   async startAll(): Promise<void> {
-    const rows = await this.connections.all();
-    await Promise.all(rows.map((row) => this.launch(row)));
+    this.running = true;
+    await this.leases.start({
+      acquired: (connectionId) => this.start(connectionId),
+      lost: (connectionId) => this.lost(connectionId),
+    });
     await this.infra.jobs.every(WATCHDOG_EVERY_MS, SESSION_WATCHDOG_JOB);
   }
 
@@ -91,12 +131,17 @@ export class SessionManager {
     }
   }
 
-  /** Shutdown, before the database closes: drivers stop (keeping their credentials) and pending writes finish. */
+  /**
+   * Shutdown, before the database closes: drivers stop (keeping their credentials), pending writes
+   * finish, then the leases are released so that other nodes take the sessions over at once.
+   */
   async stopAll(): Promise<void> {
     this.stopping = true;
+    this.leases.stop();
     const sessions = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.all(sessions.map((session) => this.serial(session, () => this.halt(session))));
+    if (this.running) await this.leases.release();
   }
 
   /**
@@ -104,12 +149,13 @@ export class SessionManager {
    * starts again, as `launch` decides from the company's state.
    */
   async companyChanged(companyId: number): Promise<void> {
-    if (this.stopping) return;
-    await Promise.all((await this.connections.ofCompany(companyId)).map((row) => this.launch(row)));
+    this.infra.cluster.signals.send(COMPANY_CHANGED, { companyId, from: this.leases.nodeId });
+    await this.relaunch(companyId);
   }
 
   /** Starts a connection's session, or restarts it ("try again"). */
   async start(connectionId: number): Promise<void> {
+    if (await this.elsewhere(connectionId, 'start')) return;
     const row = await this.connections.find(connectionId);
     if (row) await this.launch(row);
   }
@@ -122,6 +168,7 @@ export class SessionManager {
 
   /** Ends the WhatsApp session: credentials forgotten, status DISCONNECTED, no number. */
   async logout(connectionId: number): Promise<void> {
+    if (await this.elsewhere(connectionId, 'logout')) return;
     const row = await this.connections.find(connectionId);
     if (!row) return;
     const session = this.sessionOf(row);
@@ -134,11 +181,18 @@ export class SessionManager {
 
   /** The connection is being deleted: log its session out (running or not) and forget it. */
   async remove(connectionId: number): Promise<void> {
+    if (await this.elsewhere(connectionId, 'remove')) return;
     const row = await this.connections.find(connectionId);
     if (!row) return;
     const session = this.sessionOf(row);
     await this.serial(session, () => this.signOff(session, row.provider));
     this.sessions.delete(connectionId);
+    this.leases.forget(connectionId);
+  }
+
+  /** The node running each connection's session now (absent when none does). */
+  owners(connectionIds: readonly number[]): Promise<Map<number, string>> {
+    return this.leases.owners(connectionIds);
   }
 
   /** The session's latest status as its driver reported it (DISCONNECTED when it has none). */
@@ -150,7 +204,8 @@ export class SessionManager {
   /** The driver of a CONNECTED session, for senders; 400 ERR_WAPP_NOT_INITIALIZED otherwise. */
   driverFor(connectionId: number): ChannelDriver {
     const session = this.sessions.get(connectionId);
-    if (!session?.driver || session.status !== 'CONNECTED') throw notInitialized();
+    // The lease checked too: a process that stalled past its deadline sends nothing before its fence stops the driver.
+    if (!session?.driver || session.status !== 'CONNECTED' || !this.leases.holds(connectionId)) throw notInitialized();
     return session.driver;
   }
 
@@ -170,11 +225,70 @@ export class SessionManager {
 
   // ---- lifecycle ----------------------------------------------------------------------------
 
+  /**
+   * The session's commands: its driver when it runs here, calls to its owner when another node
+   * runs it; 400 ERR_WAPP_NOT_INITIALIZED when none runs it connected.
+   */
+  async commandsFor(connectionId: number): Promise<SessionCommands> {
+    if (this.leases.holds(connectionId)) return this.driverFor(connectionId);
+    const owner = (await this.leases.owners([connectionId])).get(connectionId);
+    if (!owner || owner === this.leases.nodeId) throw notInitialized();
+    const call = (command: Command) => async (...args: unknown[]) => {
+      const media = command === 'sendMedia' ? (args[1] as OutgoingMedia) : undefined;
+      const file = media && (await readFile(media.path)).toString('base64');
+      return this.infra.cluster.calls.call(owner, COMMAND_CALL, { connectionId, command, args, file } satisfies CommandCall);
+    };
+    return Object.fromEntries(COMMANDS.map((command) => [command, call(command)])) as unknown as SessionCommands;
+  }
+
+  /** Another node's command for a session of this node (a media file's bytes come along). */
+  private async command({ connectionId, command, args, file }: CommandCall): Promise<unknown> {
+    const driver = this.driverFor(connectionId);
+    if (file === undefined) return (driver[command] as (...a: unknown[]) => Promise<unknown>)(...args);
+    const media = args[1] as OutgoingMedia;
+    const dir = await mkdtemp(path.join(tmpdir(), 'atende-send-'));
+    try {
+      const local = path.join(dir, path.basename(media.fileName) || 'file');
+      await writeFile(local, Buffer.from(file, 'base64'));
+      return await driver.sendMedia(args[0] as string, { ...media, path: local }, args[2] as SendOptions);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * A lifecycle step goes where the session runs: answers false when this node owns it (taken now
+   * if free and this node runs sessions), true once its owner did it. With no owner and no way to
+   * take it here, the nodes that run sessions are told to take it.
+   */
+  private async elsewhere(connectionId: number, action: Lifecycle): Promise<boolean> {
+    if (this.leases.holds(connectionId)) return false;
+    if (this.running && !this.stopping && (await this.leases.acquire(connectionId))) return false;
+    const owner = (await this.leases.owners([connectionId])).get(connectionId);
+    if (owner && owner !== this.leases.nodeId) await this.infra.cluster.calls.call(owner, LIFECYCLE_CALL, { action, connectionId });
+    else this.leases.announceFree();
+    return true;
+  }
+
+  /** The company's sessions this node owns start or stop, as `launch` decides from the company's state. */
+  private async relaunch(companyId: number): Promise<void> {
+    if (this.stopping) return;
+    const owned = (await this.connections.ofCompany(companyId)).filter((row) => this.leases.holds(row.id));
+    await Promise.all(owned.map((row) => this.launch(row)));
+  }
+
+  /** The lease went to another node, or could not be renewed in time: the driver stops, nothing more is written. */
+  private async lost(connectionId: number): Promise<void> {
+    const session = this.sessions.get(connectionId);
+    // Kept: a new acquisition's start queues behind this stop in the same lifecycle.
+    if (session) await this.serial(session, () => this.halt(session));
+  }
+
   private launch(row: ConnectionRecord): Promise<void> {
     const session = this.sessionOf(row);
     return this.serial(session, async () => {
-      // A web node runs no session, whoever asks: the worker nodes own them.
-      if (this.stopping || this.infra.config.role === 'web') return;
+      // A web node never takes a lease (it runs no startAll): whoever asks, the owner runs the session.
+      if (this.stopping || !this.leases.holds(row.id)) return;
       await this.halt(session);
       if (row.blocked) return this.stopped(session);
       const driver = this.create(session, row.provider);
@@ -281,8 +395,10 @@ export class SessionManager {
     const patch: StatusPatch = { status: event.status, qrcode: event.status === 'qrcode' ? (event.qrcode ?? '') : '' };
     if (event.retries !== undefined) patch.retries = event.retries;
     if (event.number !== undefined) patch.number = event.number;
-    const view = await this.connections.saveStatus(session.connectionId, patch);
-    if (!view) return; // deleted meanwhile
+    const fence = this.leases.fenceOf(session.connectionId);
+    if (!fence) return; // the lease is lost: the new owner writes the status now
+    const view = await this.connections.saveStatus(session.connectionId, patch, fence);
+    if (!view) return; // deleted meanwhile, or taken over by another node
     this.infra.realtime.publish(session.companyId, `company-${session.companyId}-whatsappSession`, { action: 'update', session: view });
     const { connectionId, companyId } = session;
     const wasConnected = session.savedConnected;

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createClient } from 'redis';
 import type { Logger } from '../logger.js';
 
@@ -30,12 +30,12 @@ type RedisClient = ReturnType<typeof redisClient>;
  * installation has, so two installations on one Redis never hear each other.
  */
 export class RedisLink {
-  /** This process, among the nodes: messages it published come back to it and are told apart by it. */
-  readonly nodeId = randomUUID();
   readonly prefix: string;
   private readonly subscriptions = new Map<string, ((message: string) => void)[]>();
 
   private constructor(
+    /** This process, among the nodes: messages it published come back to it and are told apart by it. */
+    readonly nodeId: string,
     readonly client: RedisClient,
     private readonly subscriber: RedisClient,
     secret: string,
@@ -44,14 +44,14 @@ export class RedisLink {
   }
 
   /** Connects both clients; a Redis that cannot be reached fails the start with its address' error. */
-  static async connect(url: string, secret: string, log: Logger): Promise<RedisLink> {
+  static async connect(url: string, secret: string, nodeId: string, log: Logger): Promise<RedisLink> {
     const client = redisClient(url);
     const subscriber: RedisClient = client.duplicate();
     // Without a listener an 'error' event would end the process; the clients reconnect by themselves.
     client.on('error', (err: unknown) => log.warn({ err, role: 'commands' }, 'redis connection error'));
     subscriber.on('error', (err: unknown) => log.warn({ err, role: 'subscriber' }, 'redis connection error'));
     await Promise.all([client.connect(), subscriber.connect()]);
-    return new RedisLink(client, subscriber, secret);
+    return new RedisLink(nodeId, client, subscriber, secret);
   }
 
   key(name: string): string {

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { z } from 'zod';
 
 /**
@@ -129,6 +131,12 @@ export const configEntries = {
     env: ['ATENDE_ROLE'],
     doc: 'What this node does: all (everything), web (HTTP, the API and sockets; runs no WhatsApp session and no job) or worker (WhatsApp sessions and jobs; answers only GET /api/version); web and worker need redisUrl',
     schema: z.enum(['all', 'web', 'worker']).default('all'),
+  },
+  nodeId: {
+    env: ['ATENDE_NODE_ID'],
+    doc: 'Name of this server among the nodes of one installation, shown as the owner of each WhatsApp session; unique per running process (defaults to host:pid:random)',
+    // The random part keeps two servers of one process (tests) and a restarted one apart.
+    schema: z.string().trim().min(1).max(255).default(() => `${hostname()}:${process.pid}:${randomBytes(2).toString('hex')}`),
   },
   plugins: {
     env: ['ATENDE_PLUGINS'],

@@ -220,6 +220,8 @@ export interface WhatsappView {
   qrcode: string;
   retries: number;
   number: string;
+  /** The node running its session (config `nodeId`), null while none does. */
+  node: string | null;
   isDefault: boolean;
   greetingMessage: string;
   complationMessage: string;

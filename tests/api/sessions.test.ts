@@ -86,7 +86,7 @@ describe('the session state machine (simulator)', () => {
 
     await next('OPENING');
     const qr = await next('qrcode');
-    expect(qr).toEqual({ id, status: 'qrcode', qrcode: expect.stringMatching(new RegExp(`^atende-simulator:${id}:`)), retries: 1, updatedAt: expect.any(String), number: '' });
+    expect(qr).toEqual({ id, status: 'qrcode', qrcode: expect.stringMatching(new RegExp(`^atende-simulator:${id}:`)), retries: 1, updatedAt: expect.any(String), number: '', node: server.config.nodeId });
     expect(await status(server, t, id)).toMatchObject({ status: 'qrcode', qrcode: qr.qrcode });
 
     const scan = await server.call('POST', `/api/simulator/${id}/scan`, { token: t.adminToken, body: { number: '5511987654321' } });

@@ -75,6 +75,8 @@ describe('POST /api/whatsapp', () => {
       qrcode: '',
       retries: 0,
       number: '',
+      // The node that created it runs its session.
+      node: server.config.nodeId,
       isDefault: true,
       greetingMessage: '',
       complationMessage: '',

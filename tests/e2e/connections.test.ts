@@ -126,6 +126,9 @@ describeE2E('connections page', () => {
       await badge(admin).waitFor({ state: 'detached' });
       expect(await admin.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
       expect(await row(admin, CONNECTION).innerText()).toMatch(/\d{2}\/\d{2}\/\d{2} \d{2}:\d{2}/);
+      // The node running the session (column "Nó").
+      await admin.getByRole('columnheader', { name: 'Nó' }).waitFor();
+      expect(await row(admin, CONNECTION).innerText()).toContain(server.config.nodeId);
       await shot(admin, 'connections-page-light');
 
       await admin.getByTestId('theme-toggle').click();

@@ -86,7 +86,7 @@ const detailModifiers = {
 export class ContactsService {
   constructor(
     private readonly infra: Infrastructure,
-    private readonly deps: { sessions: Pick<SessionManager, 'driverFor'>; settings: Pick<SettingsService, 'get'> },
+    private readonly deps: { sessions: Pick<SessionManager, 'commandsFor'>; settings: Pick<SettingsService, 'get'> },
   ) {}
 
   /** GET /contacts: search over name, number and e-mail; created-on filters in the company's time zone. */
@@ -276,7 +276,7 @@ export class ContactsService {
     for (const { id } of connections) {
       let driver;
       try {
-        driver = this.deps.sessions.driverFor(id);
+        driver = await this.deps.sessions.commandsFor(id);
       } catch {
         continue; // not connected
       }

@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
-import type { ChannelDriver } from '../../channels/driver.js';
-import type { SessionManager } from '../../channels/session-manager.js';
+import type { SessionCommands, SessionManager } from '../../channels/session-manager.js';
 import { AppError } from '../../errors.js';
 import type { TicketEvents } from '../tickets/ticket-events.js';
 import type { Ticket } from '../tickets/ticket.model.js';
@@ -37,9 +36,9 @@ export async function chatOf(
   db: Knex,
   sessions: SessionManager,
   ticket: Pick<Ticket, 'whatsappId' | 'contactId'>,
-): Promise<{ driver: ChannelDriver; to: string }> {
+): Promise<{ driver: SessionCommands; to: string }> {
   if (!ticket.whatsappId) throw new AppError(ErrorCode.ERR_WAPP_NOT_INITIALIZED, 400, 'Session not initialized');
-  const driver = sessions.driverFor(ticket.whatsappId);
+  const driver = await sessions.commandsFor(ticket.whatsappId);
   const contact = (await db('contacts').where({ id: ticket.contactId }).first('number')) as { number: string } | undefined;
   if (!contact) throw new AppError(ErrorCode.ERR_WAPP_INVALID_CONTACT, 400, 'The ticket has no contact to write to');
   return { driver, to: contact.number };

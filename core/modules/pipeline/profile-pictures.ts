@@ -17,7 +17,7 @@ export class ProfilePictures {
 
   constructor(
     private readonly infra: Infrastructure,
-    private readonly deps: { sessions: Pick<SessionManager, 'driverFor'>; events: TicketEvents },
+    private readonly deps: { sessions: Pick<SessionManager, 'commandsFor'>; events: TicketEvents },
   ) {}
 
   /** Starts a refresh of the contact's picture when one is due; does not wait for it. */
@@ -38,7 +38,7 @@ export class ProfilePictures {
   private async fetch(connectionId: number, contact: Contact): Promise<void> {
     let driver;
     try {
-      driver = this.deps.sessions.driverFor(connectionId);
+      driver = await this.deps.sessions.commandsFor(connectionId);
     } catch {
       return; // not connected: the next message after the cooldown tries again
     }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Infrastructure } from '../../infrastructure.js';
 import type { ConnectionStatus, SentMessage } from '../../channels/driver.js';
-import type { SessionManager } from '../../channels/session-manager.js';
+import type { SessionCommands, SessionManager } from '../../channels/session-manager.js';
 import { AppError, NotFoundError } from '../../errors.js';
 import { ErrorCode } from '../../contract/error-codes.js';
 import { Events } from '../../events/event-bus.js';
@@ -78,10 +78,13 @@ export class DirectMessages {
     const { companyId, whatsappId } = message;
     const connection = await Whatsapp.query(this.infra.db).findOne({ id: whatsappId, companyId }).select('id');
     if (!connection) throw new NotFoundError(ErrorCode.ERR_NO_WAPP_FOUND);
-    if (this.sessions.statusOf(whatsappId) !== 'CONNECTED') throw new WhatsappNotConnectedError();
+    // Here or on the node running the session; not connected anywhere: nothing is recorded.
+    const driver = await this.sessions.commandsFor(whatsappId).catch((err: unknown) => {
+      throw err instanceof AppError && err.code === ErrorCode.ERR_WAPP_NOT_INITIALIZED ? new WhatsappNotConnectedError(err.message) : err;
+    });
     await this.remember(this.infra.db, message);
     try {
-      return await this.deliver(message);
+      return await this.deliver(driver, message);
     } catch (err) {
       if (err instanceof AppError && err.code === ErrorCode.ERR_WAPP_NOT_INITIALIZED) throw new WhatsappNotConnectedError(err.message);
       if (err instanceof AppError && err.code === ErrorCode.ERR_WAPP_RATE_LIMITED) throw new WhatsappRateLimitedError(err.message);
@@ -103,8 +106,7 @@ export class DirectMessages {
       .ignore();
   }
 
-  private deliver(message: DirectMessage): Promise<SentMessage> {
-    const driver = this.sessions.driverFor(message.whatsappId);
+  private deliver(driver: SessionCommands, message: DirectMessage): Promise<SentMessage> {
     const options = { id: message.messageId };
     if (!message.media) return driver.sendText(message.number, message.body ?? '', options);
     const media = message.media;

@@ -1,3 +1,4 @@
+import type { Fence } from '../../cluster/session-leases.js';
 import type { ConnectionRecord, ConnectionStore, SessionView, StatusPatch } from '../../channels/connection-store.js';
 import type { Database } from '../../db/database.js';
 import { Whatsapp } from './whatsapp.model.js';
@@ -31,9 +32,12 @@ export class WhatsappConnections implements ConnectionStore {
     return (await records(this.db).where('whatsapps.companyId', companyId).orderBy('whatsapps.id')).map(toRecord);
   }
 
-  async saveStatus(connectionId: number, patch: StatusPatch): Promise<SessionView | undefined> {
-    const row = await Whatsapp.query(this.db).patchAndFetchById(connectionId, patch);
+  async saveStatus(connectionId: number, patch: StatusPatch, fence: Fence): Promise<SessionView | undefined> {
+    const current = this.db('sessionLeases').where({ connectionId, nodeId: fence.nodeId, token: fence.token }).select(this.db.raw('1'));
+    const written = await Whatsapp.query(this.db).findById(connectionId).whereExists(current).patch(patch);
+    if (written === 0) return undefined;
+    const row = await Whatsapp.query(this.db).findById(connectionId);
     if (!row) return undefined;
-    return { id: row.id, status: row.status, qrcode: row.qrcode, retries: row.retries, updatedAt: row.updatedAt, number: row.number };
+    return { id: row.id, status: row.status, qrcode: row.qrcode, retries: row.retries, updatedAt: row.updatedAt, number: row.number, node: fence.nodeId };
   }
 }

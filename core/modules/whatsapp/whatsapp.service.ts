@@ -23,7 +23,7 @@ const graphModifiers = {
 };
 const GRAPH = 'queues(queueSummary)';
 
-function toView(row: Whatsapp, withToken: boolean): WhatsappView {
+function toView(row: Whatsapp, withToken: boolean, node: string | null): WhatsappView {
   return {
     id: row.id,
     companyId: row.companyId,
@@ -33,6 +33,7 @@ function toView(row: Whatsapp, withToken: boolean): WhatsappView {
     qrcode: row.qrcode,
     retries: row.retries,
     number: row.number,
+    node,
     isDefault: row.isDefault,
     greetingMessage: row.greetingMessage,
     complationMessage: row.complationMessage,
@@ -96,7 +97,8 @@ export class WhatsappService {
   async list(actor: AuthUser): Promise<WhatsappView[]> {
     const rows = await Whatsapp.query(this.infra.db).where('companyId', actor.companyId).withGraphFetched(GRAPH).modifiers(graphModifiers);
     rows.sort((x, y) => x.name.localeCompare(y.name, 'pt-BR') || x.id - y.id);
-    return rows.map((row) => toView(row, isAdmin(actor)));
+    const owners = await this.sessions.owners(rows.map((row) => row.id));
+    return rows.map((row) => toView(row, isAdmin(actor), owners.get(row.id) ?? null));
   }
 
   /**
@@ -110,7 +112,7 @@ export class WhatsappService {
   }
 
   async show(actor: AuthUser, id: number): Promise<WhatsappView> {
-    return toView(await this.findScoped(actor, id), isAdmin(actor));
+    return this.view(await this.findScoped(actor, id), isAdmin(actor));
   }
 
   /** The company's first connection becomes its default; a new default takes the flag from the others. */
@@ -162,7 +164,7 @@ export class WhatsappService {
 
     await this.publishUpdates(companyId, [row.id, ...demoted]);
     await this.sessions.start(row.id);
-    return toView(row, true);
+    return this.view(row, true);
   }
 
   async update(actor: AuthUser, id: number, input: UpdateWhatsappBody): Promise<WhatsappView> {
@@ -208,7 +210,7 @@ export class WhatsappService {
     await this.publishUpdates(companyId, [id, ...demoted]);
     // Another provider means another driver: the session starts over with it.
     if (input.provider !== undefined && input.provider !== current.provider) await this.sessions.start(id);
-    return toView(await this.load(this.infra.db, id), true);
+    return this.view(await this.load(this.infra.db, id), true);
   }
 
   /** The default connection goes only when it is the last one; its session is logged out first. */
@@ -229,7 +231,7 @@ export class WhatsappService {
     const current = await this.findScoped(actor, id);
     await Whatsapp.query(this.infra.db).findById(id).patch({ token: newToken() });
     await this.publishUpdates(current.companyId, [id]);
-    return toView(await this.load(this.infra.db, id), true);
+    return this.view(await this.load(this.infra.db, id), true);
   }
 
   // ---- session actions (/whatsappsession/:id) ------------------------------------------------
@@ -262,6 +264,11 @@ export class WhatsappService {
   }
 
   // ---- helpers ------------------------------------------------------------------------------
+
+  /** One connection's view, with the node running its session. */
+  private async view(row: Whatsapp, withToken: boolean): Promise<WhatsappView> {
+    return toView(row, withToken, (await this.sessions.owners([row.id])).get(row.id) ?? null);
+  }
 
   /** A connection of the caller's own company, with its queues; 404 otherwise. */
   private async findScoped(actor: AuthUser, id: number): Promise<Whatsapp> {
@@ -322,8 +329,9 @@ export class WhatsappService {
   /** Live rows for everyone in the company: without the token, which only admins may read. */
   private async publishUpdates(companyId: number, ids: number[]): Promise<void> {
     const rows = await Whatsapp.query(this.infra.db).whereIn('id', ids).withGraphFetched(GRAPH).modifiers(graphModifiers);
+    const owners = await this.sessions.owners(ids);
     for (const row of rows) {
-      this.infra.realtime.publish(companyId, `company-${companyId}-whatsapp`, { action: 'update', whatsapp: toView(row, false) });
+      this.infra.realtime.publish(companyId, `company-${companyId}-whatsapp`, { action: 'update', whatsapp: toView(row, false, owners.get(row.id) ?? null) });
     }
   }
 }

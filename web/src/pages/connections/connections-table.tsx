@@ -23,7 +23,7 @@ interface ConnectionsTableProps {
 }
 
 /**
- * Name, status, session, last update, default and actions; on a phone the name cell carries the
+ * Name, status, session, last update, default, node (admins) and actions; on a phone the name cell carries the
  * status, the default flag and the last update, so the session buttons keep their room.
  */
 export function ConnectionsTable({ items, loading, sessionActions, rowActions, onShowQr, onEdit, onDelete }: ConnectionsTableProps) {
@@ -87,6 +87,10 @@ export function ConnectionsTable({ items, loading, sessionActions, rowActions, o
           { title: t('columns.lastUpdate'), dataIndex: 'updatedAt', align: 'center' as const, width: 170, render: formatUpdate },
           { title: t('columns.default'), dataIndex: 'isDefault', align: 'center' as const, width: 90, render: defaultFlag },
         ]),
+    // For those who run the sessions: which server runs each one (several nodes); — while none does.
+    ...(compact || !sessionActions
+      ? []
+      : [{ title: t('columns.node'), dataIndex: 'node', align: 'center' as const, width: 160, render: (node: string | null) => node ?? '—' }]),
     ...(rowActions
       ? [
           actionsColumn<Connection>(t('columns.actions'), compact ? 68 : 100, (c) => (

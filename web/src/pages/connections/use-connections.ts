@@ -20,12 +20,13 @@ export interface Connections {
 type ConnectionFrame = { action?: string; whatsapp?: Connection; whatsappId?: number };
 type SessionFrame = { action?: string; session?: SessionState };
 
-const sessionOf = ({ status, qrcode, retries, number, updatedAt }: Connection): Omit<SessionState, 'id'> => ({
+const sessionOf = ({ status, qrcode, retries, number, updatedAt, node }: Connection): Omit<SessionState, 'id'> => ({
   status,
   qrcode,
   retries,
   number,
   updatedAt,
+  node,
 });
 const byName = (a: Connection, b: Connection) => a.name.localeCompare(b.name, 'pt-BR') || a.id - b.id;
 const sortedByName = (items: Connection[]) => [...items].sort(byName);
