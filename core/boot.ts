@@ -46,8 +46,9 @@ async function step<T>(log: Logger, name: string, run: () => Promise<T>): Promis
 /**
  * Start-up as one ordered sequence: the cluster link (Redis, when configured) → database → plugins load (register) → migrations (core, then
  * plugins) → presence reset → platform data (the first super admin, handed to onInitialAdmin) →
- * HTTP listen (with the plugins' routes) → demo data (--demo) → plugins bootstrap → jobs → inbound
- * journal (what a crash left unprocessed) → WhatsApp sessions (→ the demo's customers).
+ * HTTP listen (with the plugins' routes) → demo data (--demo) → plugins bootstrap → jobs → WhatsApp
+ * sessions, each once its lease is taken and its journal (what the last node running it left
+ * unprocessed) resumed (→ the demo's customers).
  * stop() runs the same list backwards: sessions stop before jobs, the server, the plugins'
  * destroy hooks and the database.
  * The node's role picks what runs: a web node runs no job and no session (it still schedules jobs,
@@ -109,7 +110,6 @@ export async function startAtende(config: Config, log: Logger, hooks: BootHooks 
     stops.push(() => container.services.pipeline.idle());
     stops.push(() => container.sessions.stopAll());
     if (works) {
-      await step(log, 'inbound journal', () => container.sessions.resumeJournal());
       await step(log, 'channels', () => container.sessions.startAll());
       if (demo?.connectionId !== undefined) stops.push(startDemoCustomers(container, demo.connectionId));
     }

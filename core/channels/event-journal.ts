@@ -21,6 +21,6 @@ export interface JournalEntry {
 export interface EventJournal {
   /** Resolves with the entry's id once it is committed. */
   append(connectionId: number, companyId: number, event: JournaledEvent): Promise<number>;
-  /** Entries not yet processed nor set aside, oldest first. */
-  pending(): Promise<JournalEntry[]>;
+  /** A connection's entries not yet processed nor set aside, oldest first. */
+  pending(connectionId: number): Promise<JournalEntry[]>;
 }

@@ -115,18 +115,22 @@ export class SessionManager {
   async startAll(): Promise<void> {
     this.running = true;
     await this.leases.start({
-      acquired: (connectionId) => this.start(connectionId),
+      acquired: async (connectionId) => {
+        await this.resumeJournal(connectionId);
+        await this.start(connectionId);
+      },
       lost: (connectionId) => this.lost(connectionId),
     });
     await this.infra.jobs.every(WATCHDOG_EVERY_MS, SESSION_WATCHDOG_JOB);
   }
 
   /**
-   * Boot, before the sessions start: events journaled but not processed before the last stop (or
-   * crash) go out again, oldest first, so each chat's new events queue behind its old ones.
+   * A lease taken, before its session starts: the connection's events journaled but not processed
+   * by the node that ran it before (stopped, crashed or killed; this one after a restart) go out
+   * again, oldest first, so each chat's new events queue behind its old ones.
    */
-  async resumeJournal(): Promise<void> {
-    for (const { id, connectionId, companyId, event } of await this.journal.pending()) {
+  async resumeJournal(connectionId: number): Promise<void> {
+    for (const { id, companyId, event } of await this.journal.pending(connectionId)) {
       await this.infra.bus.emit(DOMAIN_EVENTS[event.type], companyId, { connectionId, companyId, ...event, entryId: id });
     }
   }

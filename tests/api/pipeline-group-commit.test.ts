@@ -59,7 +59,7 @@ describe('the messages of many chats are stored together (group commit)', () => 
       const chat = event.message.chatId;
       await db()('inbound_journal').insert({ companyId: tenant.companyId, connectionId, chat, event: JSON.stringify(event), createdAt: new Date().toISOString() });
     }
-    await server.atende.container.sessions.resumeJournal();
+    await server.atende.container.sessions.resumeJournal(connectionId);
     await server.atende.container.services.pipeline.idle();
   }
 

@@ -79,10 +79,11 @@ export class InboundJournal implements EventJournal {
     });
   }
 
-  /** Entries not yet processed nor set aside, oldest first. */
-  async pending(): Promise<JournalEntry[]> {
+  /** A connection's entries not yet processed nor set aside, oldest first. */
+  async pending(connectionId: number): Promise<JournalEntry[]> {
     const rows: { id: number; companyId: number; connectionId: number; event: string }[] = await this.db(TABLE)
       .select('id', 'companyId', 'connectionId', 'event')
+      .where({ connectionId })
       .whereNull('failedAt')
       .orderBy('id');
     return rows.map((row) => ({ ...row, event: JSON.parse(row.event) as JournaledEvent }));
