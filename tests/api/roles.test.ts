@@ -1,6 +1,6 @@
-import { execa, type ResultPromise } from 'execa';
+import type { ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bin, cleanEnv, freePort, printedUrl } from '../helpers/cli.js';
+import { startSimulatorServer } from '../helpers/cli.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { openSocket, type TestSocket } from '../helpers/socket.js';
 import { createConnection, createTenant, eventually, type InboxTenant } from '../helpers/inbox.js';
@@ -22,8 +22,8 @@ describe.skipIf(!redisUrl)('a web node and a worker node', () => {
   const runs: { node: string; n: number }[] = [];
 
   beforeAll(async () => {
-    phones = execa('node', [bin, 'simulate', 'server', '--port', String(await freePort())], { env: cleanEnv, extendEnv: false, reject: false });
-    const { url: simulatorUrl } = await printedUrl(phones, /^simulated WhatsApp at (http:\/\/\S+) \(Ctrl-C stops\)$/m);
+    const { sub, url: simulatorUrl } = await startSimulatorServer();
+    phones = sub;
     web = await startTestServer({ redisUrl, simulatorUrl, role: 'web' });
     tenant = await createTenant(web, 'Roles Co');
     // Made through the web node before the worker starts: the worker's boot finds it and runs it.

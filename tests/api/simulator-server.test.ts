@@ -1,6 +1,6 @@
-import { execa, type ResultPromise } from 'execa';
+import type { ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bin, cleanEnv, freePort, printedUrl } from '../helpers/cli.js';
+import { freePort, startSimulatorServer } from '../helpers/cli.js';
 import { PASSWORD, createConnection, createMember, createTenant, eventually, outbox, ticketTakenByAdmin, type InboxTenant } from '../helpers/inbox.js';
 import { restartableDatabase, startTestServer, type TestServer } from '../helpers/server.js';
 import { Events } from '../../core/events/event-bus.js';
@@ -46,8 +46,7 @@ async function connectionRow(node: TestServer, id: number) {
 }
 
 beforeAll(async () => {
-  simulator = execa('node', [bin, 'simulate', 'server', '--port', String(await freePort())], { env: cleanEnv, extendEnv: false, reject: false });
-  ({ url: simulatorUrl } = await printedUrl(simulator, /^simulated WhatsApp at (http:\/\/\S+) \(Ctrl-C stops\)$/m));
+  ({ sub: simulator, url: simulatorUrl } = await startSimulatorServer());
   ({ databaseUrl, drop } = await restartableDatabase());
 });
 
@@ -207,9 +206,10 @@ describe('when the simulator server restarts', () => {
   let server: ResultPromise;
   let node: TestServer;
 
-  function startSimulator(port: number): Promise<{ url: string }> {
-    server = execa('node', [bin, 'simulate', 'server', '--port', String(port)], { env: cleanEnv, extendEnv: false, reject: false });
-    return printedUrl(server, /^simulated WhatsApp at (http:\/\/\S+) \(Ctrl-C stops\)$/m);
+  async function startSimulator(port: number): Promise<{ url: string }> {
+    const started = await startSimulatorServer({ port });
+    server = started.sub;
+    return started;
   }
 
   afterAll(async () => {

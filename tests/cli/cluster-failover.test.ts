@@ -4,7 +4,7 @@ import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, bin, cleanEnv as env, freePort, printedUrl, serving, until } from '../helpers/cli.js';
+import { api, bin, cleanEnv as env, freePort, serving, startSimulatorServer, until } from '../helpers/cli.js';
 import { createPgDatabase } from '../helpers/server.js';
 import { openSocket, type TestSocket } from '../helpers/socket.js';
 
@@ -61,8 +61,7 @@ describe.skipIf(!pgBase || !redisUrl)('three nodes, one killed', () => {
       { cwd: work, env, extendEnv: false, reject: false, timeout: 60_000 },
     );
     expect(init.exitCode, init.stderr).toBe(0);
-    phones = execa('node', [bin, 'simulate', 'server', '--port', String(await freePort())], { cwd: work, env, extendEnv: false, reject: false });
-    ({ url: simulatorUrl } = await printedUrl(phones, /^simulated WhatsApp at (http:\/\/\S+) /m, 60_000));
+    ({ sub: phones, url: simulatorUrl } = await startSimulatorServer({ cwd: work }));
     // One after another: the first start finds the schema as init left it, the others find it up to date.
     for (const name of ['node-a', 'node-b', 'node-c']) await startNode(name);
     reader = new pg.Client({ connectionString: database.url });

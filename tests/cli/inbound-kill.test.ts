@@ -4,7 +4,7 @@ import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, bin, cleanEnv as env, freePort, printedUrl, serving, until } from '../helpers/cli.js';
+import { api, bin, cleanEnv as env, freePort, serving, startSimulatorServer, until } from '../helpers/cli.js';
 import { createPgDatabase } from '../helpers/server.js';
 import { SqliteDriver } from '../../core/db/sqlite-driver.js';
 
@@ -125,9 +125,8 @@ describe.each(databases)('kill -9 in the middle of an inbound burst ($name)', ({
   }, 240_000); // about 15 s on an idle machine; room for a loaded one
 
   it('with the phones at `atende simulate server`, every message given to it, before, during and after the kill, is stored once, in order per chat', async () => {
-    const simulator = execa('node', [bin, 'simulate', 'server', '--port', String(await freePort())], { cwd: work, env, extendEnv: false, reject: false });
+    const { sub: simulator, url: simulatorUrl } = await startSimulatorServer({ cwd: work });
     running.push(simulator);
-    const { url: simulatorUrl } = await printedUrl(simulator, /^simulated WhatsApp at (http:\/\/\S+) /m, 60_000);
     const first = await serve(dir, simulatorUrl);
     const token = (await api(first.url, 'POST', '/api/auth/login', undefined, { email: EMAIL, password: PASSWORD })).body.token as string;
     const connection = (await api(first.url, 'POST', '/api/whatsapp', token, { name: 'Remote phone', provider: 'simulator' })).body.id as number;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, bin, cleanEnv as env, freePort, printedUrl, serving, until } from '../helpers/cli.js';
+import { api, bin, cleanEnv as env, freePort, printedUrl, serving, SIMULATOR_LISTENING, until } from '../helpers/cli.js';
 
 // The real binary (bin, running dist/) against a real `serve`.
 let work: string;
@@ -158,7 +158,7 @@ describe('atende simulate server', () => {
     const port = await freePort();
     const sub = execa('node', [bin, 'simulate', 'server', '--port', String(port)], { cwd: work, env, extendEnv: false, reject: false });
     running.push(sub);
-    const { url } = await printedUrl(sub, /^simulated WhatsApp at (http:\/\/\S+) \(Ctrl-C stops\)$/m);
+    const { url } = await printedUrl(sub, SIMULATOR_LISTENING);
     expect(url).toBe(`http://127.0.0.1:${port}`);
     const taken = await atende(['simulate', 'server', '--port', String(port)]);
     expect(taken.exitCode).toBe(1);

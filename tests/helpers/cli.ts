@@ -1,4 +1,4 @@
-import type { ResultPromise } from 'execa';
+import { execa, type ResultPromise } from 'execa';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -66,4 +66,15 @@ export async function until<T>(read: () => Promise<T | undefined>, ms = 5000, wh
     if (Date.now() - started > ms) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** What `atende simulate server` prints once it listens; the URL is the first group. */
+export const SIMULATOR_LISTENING = /^simulated WhatsApp at (http:\/\/\S+) \(Ctrl-C stops\)$/m;
+
+/** `atende simulate server` (the real binary) on `port` (a free one by default), once it listens. */
+export async function startSimulatorServer(options: { cwd?: string; port?: number } = {}): Promise<{ sub: ResultPromise; url: string }> {
+  const port = options.port ?? (await freePort());
+  const sub = execa('node', [bin, 'simulate', 'server', '--port', String(port)], { cwd: options.cwd, env: cleanEnv, extendEnv: false, reject: false });
+  const { url } = await printedUrl(sub, SIMULATOR_LISTENING, 60_000);
+  return { sub, url };
 }
