@@ -47,6 +47,9 @@ export class S3MediaStorage implements MediaStorage {
   }
 
   private connect(): Promise<{ commands: typeof Sdk; client: Sdk.S3Client }> {
+    // On Node 20 the SDK warns on the console that its releases after January 2027 need Node 22:
+    // the version pinned here runs on Node 20, which Atende supports, so the warning says nothing to its users.
+    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
     this.sdk ??= import('@aws-sdk/client-s3').then((commands) => ({ commands, client: this.createClient(commands) }));
     return this.sdk;
   }
