@@ -40,6 +40,7 @@ type Lifecycle = 'start' | 'logout' | 'remove';
 /** Calls between nodes: a command for a session, a lifecycle step, run by the node owning it. */
 const COMMAND_CALL = 'session.command';
 const LIFECYCLE_CALL = 'session.lifecycle';
+const STATUS_CALL = 'session.status';
 interface CommandCall {
   connectionId: number;
   command: Command;
@@ -105,6 +106,7 @@ export class SessionManager {
       if (from !== leases.nodeId) void this.relaunch(companyId);
     });
     infra.cluster.calls.handle(COMMAND_CALL, (args) => this.command(args as CommandCall));
+    infra.cluster.calls.handle(STATUS_CALL, async (args) => this.statusOf((args as { connectionId: number }).connectionId));
     infra.cluster.calls.handle(LIFECYCLE_CALL, async (args) => {
       const { action, connectionId } = args as { action: Lifecycle; connectionId: number };
       await this[action](connectionId);
@@ -203,6 +205,17 @@ export class SessionManager {
   statusOf(connectionId: number): ConnectionStatus {
     const session = this.sessions.get(connectionId);
     return session?.driver ? session.status : 'DISCONNECTED';
+  }
+
+  /**
+   * The session's status wherever it runs: this node's driver's, or the owner's when another node
+   * runs it; DISCONNECTED when no node runs it or its owner does not answer.
+   */
+  async currentStatus(connectionId: number): Promise<ConnectionStatus> {
+    if (this.leases.holds(connectionId)) return this.statusOf(connectionId);
+    const owner = (await this.leases.owners([connectionId])).get(connectionId);
+    if (!owner || owner === this.leases.nodeId) return 'DISCONNECTED';
+    return ((await this.infra.cluster.calls.call(owner, STATUS_CALL, { connectionId }).catch(() => 'DISCONNECTED')) as ConnectionStatus);
   }
 
   /** The driver of a CONNECTED session, for senders; 400 ERR_WAPP_NOT_INITIALIZED otherwise. */

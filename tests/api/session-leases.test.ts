@@ -70,6 +70,9 @@ describe.skipIf(!redisUrl)('WhatsApp sessions owned by lease across nodes', () =
     const first = await leaseOf(a, id);
     expect(first?.token).toBe(1);
     expect(runningOn([a, b], id)).toEqual([b]);
+    // A plugin on either node hears the owner's status (campaigns pause on anything but CONNECTED).
+    expect(await a.atende.container.services.whatsapp.status(id)).toBe('CONNECTED');
+    expect(await b.atende.container.services.whatsapp.status(id)).toBe('CONNECTED');
     // Past a renewal and a scan of each node.
     await new Promise((r) => setTimeout(r, 6000));
     const later = await leaseOf(a, id);

@@ -64,9 +64,9 @@ export class DirectMessages {
     return newMessageId();
   }
 
-  /** The connection's session status in this process. */
-  status(whatsappId: number): ConnectionStatus {
-    return this.sessions.statusOf(whatsappId);
+  /** The connection's session status, on whichever node runs it. */
+  status(whatsappId: number): Promise<ConnectionStatus> {
+    return this.sessions.currentStatus(whatsappId);
   }
 
   /**
@@ -89,7 +89,7 @@ export class DirectMessages {
       if (err instanceof AppError && err.code === ErrorCode.ERR_WAPP_NOT_INITIALIZED) throw new WhatsappNotConnectedError(err.message);
       if (err instanceof AppError && err.code === ErrorCode.ERR_WAPP_RATE_LIMITED) throw new WhatsappRateLimitedError(err.message);
       // A socket closing under the send: the caller retries with the same id once it is back.
-      if (this.sessions.statusOf(whatsappId) !== 'CONNECTED') throw new WhatsappNotConnectedError();
+      if ((await this.sessions.currentStatus(whatsappId)) !== 'CONNECTED') throw new WhatsappNotConnectedError();
       throw err;
     }
   }

@@ -177,7 +177,7 @@ export class Dispatcher {
   private async pauseNeeded(campaign: Campaign, settings: CampaignSettings, today: DayCount): Promise<PauseReason | undefined> {
     const { resumeAt } = (await this.app.db('campaigns').where({ id: campaign.id }).first('resumeAt')) as { resumeAt: string | Date | null };
     if (resumeAt && new Date(resumeAt).getTime() > Date.now()) return 'rate_limited';
-    if (!campaign.whatsappId || this.app.services.whatsapp.status(campaign.whatsappId) !== 'CONNECTED') return 'disconnected';
+    if (!campaign.whatsappId || (await this.app.services.whatsapp.status(campaign.whatsappId)) !== 'CONNECTED') return 'disconnected';
     // A new day (the company's midnight passed) counts afresh.
     if (Date.now() >= today.until) Object.assign(today, await this.sentToday(campaign));
     if (today.count >= settings.dailyCap) return 'daily_cap';
