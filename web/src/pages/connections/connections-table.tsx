@@ -76,7 +76,7 @@ export function ConnectionsTable({ items, loading, sessionActions, rowActions, o
             title: t('columns.session'),
             key: 'session',
             align: 'center' as const,
-            width: compact ? 132 : 300,
+            width: compact ? 132 : 270,
             render: (_: unknown, c: Connection) => <SessionActions connection={c} onShowQr={onShowQr} />,
           },
         ]
@@ -84,13 +84,23 @@ export function ConnectionsTable({ items, loading, sessionActions, rowActions, o
     ...(compact
       ? []
       : [
-          { title: t('columns.lastUpdate'), dataIndex: 'updatedAt', align: 'center' as const, width: 170, render: formatUpdate },
+          { title: t('columns.lastUpdate'), dataIndex: 'updatedAt', align: 'center' as const, width: 150, render: formatUpdate },
           { title: t('columns.default'), dataIndex: 'isDefault', align: 'center' as const, width: 90, render: defaultFlag },
         ]),
     // For those who run the sessions: which server runs each one (several nodes); — while none does.
     ...(compact || !sessionActions
       ? []
-      : [{ title: t('columns.node'), dataIndex: 'node', align: 'center' as const, width: 160, render: (node: string | null) => node ?? '—' }]),
+      : [
+          {
+            title: t('columns.node'),
+            dataIndex: 'node',
+            align: 'center' as const,
+            width: 130,
+            // A node id (host:pid:…) may be long: cut, whole in its tooltip.
+            ellipsis: { showTitle: true },
+            render: (node: string | null) => node ?? '—',
+          },
+        ]),
     ...(rowActions
       ? [
           actionsColumn<Connection>(t('columns.actions'), compact ? 68 : 100, (c) => (
