@@ -1,4 +1,6 @@
 import type { ConnectionStatus, MediaType } from '../contract/views.js';
+import { ErrorCode } from '../contract/error-codes.js';
+import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { MediaStorage } from '../storage/media-storage.js';
 
@@ -106,3 +108,8 @@ export interface DriverContext {
 }
 
 export type DriverFactory = (context: DriverContext) => ChannelDriver;
+
+/** What a session that is not running (or not connected) answers a command: 400 ERR_WAPP_NOT_INITIALIZED. */
+export function sessionNotInitialized(): AppError {
+  return new AppError(ErrorCode.ERR_WAPP_NOT_INITIALIZED, 400, 'Session not initialized');
+}

@@ -1,16 +1,14 @@
 import type { Infrastructure } from '../infrastructure.js';
-import { AppError } from '../errors.js';
 import { Events, type EventName } from '../events/event-bus.js';
 import type { Logger } from '../logger.js';
 import type { ConnectionRecord, ConnectionStore, StatusPatch } from './connection-store.js';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ChannelDriver, ConnectionStatus, DriverContext, DriverEvent, OutgoingMedia, SendOptions } from './driver.js';
+import { sessionNotInitialized, type ChannelDriver, type ConnectionStatus, type DriverContext, type DriverEvent, type OutgoingMedia, type SendOptions } from './driver.js';
 import { isJournaled, type EventJournal } from './event-journal.js';
 import type { ProviderRegistry } from './providers.js';
 import { storableEvent } from './storable-event.js';
-import { ErrorCode } from '../contract/error-codes.js';
 import type { SessionLeases } from '../cluster/session-leases.js';
 
 export const SESSION_WATCHDOG_JOB = 'whatsapp.sessions.watchdog';
@@ -74,9 +72,6 @@ interface Session {
   events: Promise<void>;
 }
 
-function notInitialized(): AppError {
-  return new AppError(ErrorCode.ERR_WAPP_NOT_INITIALIZED, 400, 'Session not initialized');
-}
 
 /**
  * One driver per connection, made by the provider registry from the connection's `provider`, run
@@ -213,8 +208,8 @@ export class SessionManager {
    */
   async currentStatus(connectionId: number): Promise<ConnectionStatus> {
     if (this.leases.holds(connectionId)) return this.statusOf(connectionId);
-    const owner = (await this.leases.owners([connectionId])).get(connectionId);
-    if (!owner || owner === this.leases.nodeId) return 'DISCONNECTED';
+    const owner = await this.otherOwner(connectionId);
+    if (!owner) return 'DISCONNECTED';
     return ((await this.infra.cluster.calls.call(owner, STATUS_CALL, { connectionId }).catch(() => 'DISCONNECTED')) as ConnectionStatus);
   }
 
@@ -222,7 +217,7 @@ export class SessionManager {
   driverFor(connectionId: number): ChannelDriver {
     const session = this.sessions.get(connectionId);
     // The lease checked too: a process that stalled past its deadline sends nothing before its fence stops the driver.
-    if (!session?.driver || session.status !== 'CONNECTED' || !this.leases.holds(connectionId)) throw notInitialized();
+    if (!session?.driver || session.status !== 'CONNECTED' || !this.leases.holds(connectionId)) throw sessionNotInitialized();
     return session.driver;
   }
 
@@ -248,8 +243,8 @@ export class SessionManager {
    */
   async commandsFor(connectionId: number): Promise<SessionCommands> {
     if (this.leases.holds(connectionId)) return this.driverFor(connectionId);
-    const owner = (await this.leases.owners([connectionId])).get(connectionId);
-    if (!owner || owner === this.leases.nodeId) throw notInitialized();
+    const owner = await this.otherOwner(connectionId);
+    if (!owner) throw sessionNotInitialized();
     const call = (command: Command) => async (...args: unknown[]) => {
       const media = command === 'sendMedia' ? (args[1] as OutgoingMedia) : undefined;
       const file = media && (await readFile(media.path)).toString('base64');
@@ -281,10 +276,16 @@ export class SessionManager {
   private async elsewhere(connectionId: number, action: Lifecycle): Promise<boolean> {
     if (this.leases.holds(connectionId)) return false;
     if (this.running && !this.stopping && (await this.leases.acquire(connectionId))) return false;
-    const owner = (await this.leases.owners([connectionId])).get(connectionId);
-    if (owner && owner !== this.leases.nodeId) await this.infra.cluster.calls.call(owner, LIFECYCLE_CALL, { action, connectionId });
+    const owner = await this.otherOwner(connectionId);
+    if (owner) await this.infra.cluster.calls.call(owner, LIFECYCLE_CALL, { action, connectionId });
     else this.leases.announceFree();
     return true;
+  }
+
+  /** The node running the session when it is another one (a lease of this node's not held here is nobody's). */
+  private async otherOwner(connectionId: number): Promise<string | undefined> {
+    const owner = (await this.leases.owners([connectionId])).get(connectionId);
+    return owner === this.leases.nodeId ? undefined : owner;
   }
 
   /** The company's sessions this node owns start or stop, as `launch` decides from the company's state. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError, ConflictError } from '../../errors.js';
 import { ErrorCode } from '../../contract/error-codes.js';
-import type { DriverEvent, NormalizedMessage, SentMessage } from '../driver.js';
+import { sessionNotInitialized, type DriverEvent, type NormalizedMessage, type SentMessage } from '../driver.js';
 import { simulatedNumber } from './numbers.js';
 import type { InboundBody } from './simulator.schema.js';
 
@@ -116,9 +116,6 @@ export interface SimulatorBackend extends SimulatorApi {
   link(connectionId: number, listener: PhoneListener): PhonePort;
 }
 
-function notInitialized(): AppError {
-  return new AppError(ErrorCode.ERR_WAPP_NOT_INITIALIZED, 400, 'Session not initialized');
-}
 
 /** Looks like a WhatsApp message id (upper-case hex), marked as the simulator's. */
 function messageId(): string {
@@ -345,11 +342,11 @@ export class SimulatedPhone {
   }
 
   private assertDevice(): void {
-    if (!this.listener) throw notInitialized();
+    if (!this.listener) throw sessionNotInitialized();
   }
 
   private assertConnected(listener: PhoneListener | undefined): void {
-    if (!listener || listener !== this.listener || this.phase !== 'connected') throw notInitialized();
+    if (!listener || listener !== this.listener || this.phase !== 'connected') throw sessionNotInitialized();
   }
 
   /** A send with an id the network already took is a retry of it (say, after a crash): answered, not sent again. */

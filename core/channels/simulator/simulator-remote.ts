@@ -1,7 +1,7 @@
 import { WebSocket, type RawData } from 'ws';
 import { AppError } from '../../errors.js';
 import { ErrorCode } from '../../contract/error-codes.js';
-import type { NormalizedMessage, SentMessage } from '../driver.js';
+import { sessionNotInitialized, type NormalizedMessage, type SentMessage } from '../driver.js';
 import type { InboundBody } from './simulator.schema.js';
 import type { Outbox, PhoneEvent, PhoneListener, PhonePort, SimulatorBackend } from './simulated-phone.js';
 
@@ -29,9 +29,6 @@ function unreachable(url: string): AppError {
   return new AppError(ErrorCode.ERR_SIMULATOR_UNREACHABLE, 502, `The simulator server at ${url} cannot be reached`);
 }
 
-function notInitialized(): AppError {
-  return new AppError(ErrorCode.ERR_WAPP_NOT_INITIALIZED, 400, 'Session not initialized');
-}
 
 /** The phones of `atende simulate server` (ATENDE_SIMULATOR_URL): its test API over HTTP, its phones over sockets. */
 export class RemoteSimulator implements SimulatorBackend {
@@ -144,7 +141,7 @@ class RemotePhone implements PhonePort {
 
   private call<T>(op: keyof PhonePort, ...args: unknown[]): Promise<T> {
     const socket = this.socket;
-    if (socket?.readyState !== WebSocket.OPEN) return Promise.reject(notInitialized());
+    if (socket?.readyState !== WebSocket.OPEN) return Promise.reject(sessionNotInitialized());
     const seq = ++this.seq;
     return new Promise<T>((resolve, reject) => {
       this.calls.set(seq, { resolve: resolve as (value: unknown) => void, reject });
@@ -199,7 +196,7 @@ class RemotePhone implements PhonePort {
   }
 
   private closed(socket: WebSocket, code: number): void {
-    for (const call of this.calls.values()) call.reject(notInitialized());
+    for (const call of this.calls.values()) call.reject(sessionNotInitialized());
     this.calls.clear();
     if (this.socket !== socket) return;
     this.socket = undefined;

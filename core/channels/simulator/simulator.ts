@@ -7,16 +7,17 @@ import type { AuthUser } from '../../auth/auth-user.js';
 import type { Config } from '../../config/config.schema.js';
 import { AppError, NotFoundError } from '../../errors.js';
 import type { ConnectionStore } from '../connection-store.js';
-import type {
-  ChannelDriver,
-  ConnectionStatus,
-  DriverContext,
-  DriverFactory,
-  MediaType,
-  NormalizedMessage,
-  OutgoingMedia,
-  SendOptions,
-  SentMessage,
+import {
+  sessionNotInitialized,
+  type ChannelDriver,
+  type ConnectionStatus,
+  type DriverContext,
+  type DriverFactory,
+  type MediaType,
+  type NormalizedMessage,
+  type OutgoingMedia,
+  type SendOptions,
+  type SentMessage,
 } from '../driver.js';
 import { PhoneNetwork, type PhoneEvent, type PhoneListener, type PhonePort, type SimulatorBackend } from './simulated-phone.js';
 import { RemoteSimulator } from './simulator-remote.js';
@@ -54,9 +55,6 @@ async function sha256Of(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
-function notInitialized(): AppError {
-  return new AppError(ErrorCode.ERR_WAPP_NOT_INITIALIZED, 400, 'Session not initialized');
-}
 
 /**
  * The simulated WhatsApp as a node sees it: the driver factory of simulator connections and the
@@ -206,7 +204,7 @@ export class SimulatorDriver implements ChannelDriver, PhoneListener {
     const turn = this.inbox.then(async () => {
       const message = await this.received(event);
       // Saving media took a moment: the session may have closed meanwhile.
-      if (run !== this.run || !this.running) throw notInitialized();
+      if (run !== this.run || !this.running) throw sessionNotInitialized();
       return { message, journaled: this.ctx.emit({ type: 'message', message }) };
     });
     this.inbox = turn.catch(() => undefined);

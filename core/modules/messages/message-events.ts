@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { sessionNotInitialized } from '../../channels/driver.js';
 import type { SessionCommands, SessionManager } from '../../channels/session-manager.js';
 import { AppError } from '../../errors.js';
 import type { TicketEvents } from '../tickets/ticket-events.js';
@@ -37,7 +38,7 @@ export async function chatOf(
   sessions: SessionManager,
   ticket: Pick<Ticket, 'whatsappId' | 'contactId'>,
 ): Promise<{ driver: SessionCommands; to: string }> {
-  if (!ticket.whatsappId) throw new AppError(ErrorCode.ERR_WAPP_NOT_INITIALIZED, 400, 'Session not initialized');
+  if (!ticket.whatsappId) throw sessionNotInitialized();
   const driver = await sessions.commandsFor(ticket.whatsappId);
   const contact = (await db('contacts').where({ id: ticket.contactId }).first('number')) as { number: string } | undefined;
   if (!contact) throw new AppError(ErrorCode.ERR_WAPP_INVALID_CONTACT, 400, 'The ticket has no contact to write to');
