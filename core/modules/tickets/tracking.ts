@@ -4,6 +4,19 @@ import { TicketTracking } from './ticket-tracking.model.js';
 
 type TicketRef = Pick<Ticket, 'id' | 'companyId' | 'whatsappId' | 'queueId' | 'userId'>;
 
+/** A ticket's new attendance, as the ticket stands: queued from `now` when it is in a queue. */
+function attendanceRow(ticket: TicketRef, now: string) {
+  return {
+    companyId: ticket.companyId,
+    ticketId: ticket.id,
+    whatsappId: ticket.whatsappId,
+    queueId: ticket.queueId,
+    userId: ticket.userId,
+    queuedAt: ticket.queueId ? now : null,
+    rated: false,
+  };
+}
+
 /**
  * Ticket tracking: one row per attendance (queued → started → finished → rated), written in the
  * same transaction as the ticket change it records. The dashboard's waiting and support times
@@ -14,34 +27,15 @@ export const tracking = {
   async current(db: Knex, ticket: TicketRef): Promise<TicketTracking> {
     const open = await TicketTracking.query(db).where({ ticketId: ticket.id, finishedAt: null }).orderBy('id', 'desc').first();
     if (open) return open;
-    return TicketTracking.query(db).insertAndFetch({
-      companyId: ticket.companyId,
-      ticketId: ticket.id,
-      whatsappId: ticket.whatsappId,
-      queueId: ticket.queueId,
-      userId: ticket.userId,
-      queuedAt: ticket.queueId ? new Date().toISOString() : null,
-      rated: false,
-    });
+    return TicketTracking.query(db).insertAndFetch(attendanceRow(ticket, new Date().toISOString()));
   },
 
   /** The first attendance of tickets just created (they have none yet), by one insert. */
   async opened(db: Knex, tickets: TicketRef[]): Promise<void> {
     if (tickets.length === 0) return;
     const now = new Date().toISOString();
-    await db('ticketTracking').insert(
-      tickets.map((ticket) => ({
-        companyId: ticket.companyId,
-        ticketId: ticket.id,
-        whatsappId: ticket.whatsappId,
-        queueId: ticket.queueId,
-        userId: ticket.userId,
-        queuedAt: ticket.queueId ? now : null,
-        rated: false,
-        createdAt: now,
-        updatedAt: now,
-      })),
-    );
+    // One plain insert for all: the timestamps the model would set are set here.
+    await db('ticketTracking').insert(tickets.map((ticket) => ({ ...attendanceRow(ticket, now), createdAt: now, updatedAt: now })));
   },
 
   async update(db: Knex, ticket: TicketRef, patch: Partial<Pick<TicketTracking, 'queueId' | 'userId' | 'queuedAt' | 'startedAt' | 'finishedAt' | 'ratingAt' | 'chatbotAt' | 'rated' | 'rate' | 'whatsappId'>>): Promise<TicketTracking> {
