@@ -317,19 +317,13 @@ export class InboundPipeline {
       isGroup: message.isGroup,
       whatsappId: connectionId,
     });
+    // The first message of each chat nobody knows yet makes its contact; the others rename theirs, in order.
     const firsts = new Map<string, Placing>();
     for (const p of placing) {
       const { companyId, message } = p.received;
-      const known = reads.contact(companyId, message.chatId);
-      if (known === null || known === undefined) {
-        if (!firsts.has(`${companyId}:${message.chatId}`)) firsts.set(`${companyId}:${message.chatId}`, p);
-        continue;
-      }
-      const { contact, changed } = await renamedWhatsappContact(trx, known, peerOf(p));
-      Object.assign(p, { contact, contactChanged: changed });
-      reads.wrote(companyId, { contact });
+      const chat = `${companyId}:${message.chatId}`;
+      if (!reads.contact(companyId, message.chatId) && !firsts.has(chat)) firsts.set(chat, p);
     }
-    if (firsts.size === 0) return;
     const firstOnes = [...firsts.values()];
     const made = await createWhatsappContacts(trx, firstOnes.map(peerOf));
     firstOnes.forEach((p, k) => {
@@ -337,7 +331,6 @@ export class InboundPipeline {
       Object.assign(p, { contact, contactCreated: created, contactChanged: created });
       reads.wrote(p.received.companyId, { contact }, created);
     });
-    // The chat's later messages in the batch, on the contact its first one made.
     for (const p of placing) {
       if (p.contact) continue;
       const { contact, changed } = await renamedWhatsappContact(trx, reads.contact(p.received.companyId, p.received.message.chatId)!, peerOf(p));
@@ -382,10 +375,7 @@ export class InboundPipeline {
     }
     if (opening.size === 0) return;
     const news = [...opening.values()];
-    const made = await createPendingTickets(
-      trx,
-      news.map((n) => n.key),
-    );
+    const made = await createPendingTickets(trx, news.map((n) => n.key));
     news.forEach(({ key, slot }, k) => {
       slot.made = made[k]!;
       reads.wrote(key.companyId, { ticket: slot.made });
