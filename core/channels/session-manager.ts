@@ -283,7 +283,7 @@ export class SessionManager {
   }
 
   /** The node running the session when it is another one (a lease of this node's not held here is nobody's). */
-  private async otherOwner(connectionId: number): Promise<string | undefined> {
+  async otherOwner(connectionId: number): Promise<string | undefined> {
     const owner = (await this.leases.owners([connectionId])).get(connectionId);
     return owner === this.leases.nodeId ? undefined : owner;
   }

@@ -104,6 +104,34 @@ describe.skipIf(!redisUrl)('WhatsApp sessions owned by lease across nodes', () =
     expect(await leaseOf(a, id)).toBeUndefined();
   });
 
+  it("one ticket's replies written through two nodes at once go out each once, in the order written", async () => {
+    const id = await pairedOn(b, 'Ordered sends');
+    const ticketId = await ticketTakenByAdmin(b, tenant, id, '5511977770002');
+    const bodies = Array.from({ length: 24 }, (_, k) => `Parte ${k + 1}`);
+    // Sends that take a while, as over a real network, so that two lanes would overlap; each one
+    // counted (the network keeps one message per id, so a second send would not show there).
+    const driver = b.atende.container.sessions.driverFor(id);
+    const sendText = driver.sendText.bind(driver);
+    const asked: string[] = [];
+    driver.sendText = async (to, text, options) => {
+      asked.push(text);
+      await new Promise((r) => setTimeout(r, Math.random() * 40));
+      return sendText(to, text, options);
+    };
+    // Each node's job engine picks the sends written through it: without one lane per ticket
+    // cluster-wide, both would send the other's older queued messages and race each other.
+    const written = await Promise.all(
+      bodies.map((body, k) => (k % 2 === 0 ? a : b).call('POST', `/api/messages/${ticketId}`, { token: tenant.admin.token, body: { body } })),
+    );
+    expect(written.map((res) => res.status)).toEqual(bodies.map(() => 201));
+    const order = ((await a.atende.container.db('messages').where({ ticketId, fromMe: true }).whereIn('body', bodies).orderBy('id').select('body')) as { body: string }[]).map((m) => m.body);
+    const sent = async () => (await outbox(b, tenant, id)).messages.map((m) => m.body).filter((body) => bodies.includes(body));
+    await eventually(async () => (await sent()).length >= bodies.length, 15_000, 'every reply to be sent');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await sent()).toEqual(order);
+    expect(asked).toEqual(order);
+  });
+
   it('session commands reach the owner from any node: a new QR code, a disconnect', async () => {
     const id = await pairedOn(b, 'Remote commands');
     const renewed = await a.call('PUT', `/api/whatsappsession/${id}`, { token: tenant.admin.token });

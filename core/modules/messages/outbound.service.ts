@@ -34,6 +34,10 @@ export interface OutgoingMessage {
 /** The job that sends one queued message: `{ messageId }`. */
 export const SEND_JOB = 'messages.send';
 
+/** A send job or a withdrawal handed to the node running the ticket's session (its lanes). */
+const SEND_CALL = 'outbound.send';
+const WITHDRAW_CALL = 'outbound.withdraw';
+
 /** What the agent sees when a message could not be sent after every attempt. */
 export const SEND_FAILED = ErrorCode.ERR_SENDING_WAPP_MSG;
 
@@ -58,6 +62,12 @@ interface SendExtras {
   ptt?: boolean;
 }
 
+type WithdrawCall = Pick<Message, 'id' | 'ticketId'>;
+interface SendCall {
+  messageId: number;
+  ticketId: number;
+}
+
 function errorCode(err: unknown): string {
   return err instanceof AppError ? err.code : SEND_FAILED;
 }
@@ -67,9 +77,10 @@ function errorCode(err: unknown): string {
  * with retries while the connection is down. Its WhatsApp id is chosen before the first attempt,
  * so a retry after a crash can never make a second message.
  *
- * Sends of one ticket run one at a time in this process, oldest first: a job that finds older
- * messages of its ticket still queued sends them before its own, so a burst written while the
- * connection was down arrives in the order it was written.
+ * Sends of one ticket run one at a time, oldest first: a job that finds older messages of its
+ * ticket still queued sends them before its own, so a burst written while the connection was down
+ * arrives in the order it was written. With several nodes, a job runs on whichever node picked it,
+ * and hands its send to the node running the ticket's session: each ticket's lane is there alone.
  */
 export class OutboundService {
   /** Public so an operator (or a test) can shorten it; read at every failed attempt. */
@@ -84,6 +95,8 @@ export class OutboundService {
   ) {
     this.retry = { ...DEFAULT_SEND_RETRY, ...options.retry };
     infra.jobs.define<{ messageId: number }>(SEND_JOB, (data) => this.sendJob(Number(data.messageId)), { lockLifetime: 2 * 60_000 });
+    infra.cluster.calls.handle(SEND_CALL, (args) => this.sendHere(args as SendCall));
+    infra.cluster.calls.handle(WITHDRAW_CALL, (args) => this.withdrawHere(args as WithdrawCall));
     infra.bus.on(Events.whatsappConnected, (event) => {
       const { connectionId } = event.payload as { connectionId: number };
       // Not awaited: the session manager waits for its event handlers, and sends can take long.
@@ -148,7 +161,12 @@ export class OutboundService {
    * Withdraws a message not sent yet (the agent deleted it): marked deleted, its send job then
    * does nothing. Answers false when it was sent meanwhile (the provider must delete it).
    */
-  async withdraw(message: Pick<Message, 'id' | 'ticketId'>): Promise<boolean> {
+  async withdraw(message: WithdrawCall): Promise<boolean> {
+    const call: WithdrawCall = { id: message.id, ticketId: message.ticketId };
+    return this.whereSessionRuns(message.ticketId, WITHDRAW_CALL, call, () => this.withdrawHere(call));
+  }
+
+  private withdrawHere(message: WithdrawCall): Promise<boolean> {
     return this.lane(message.ticketId, async () => {
       const current = await Message.query(this.infra.db).findById(message.id);
       if (!current || current.sendStatus === 'sent') return false;
@@ -162,7 +180,19 @@ export class OutboundService {
   private async sendJob(messageId: number): Promise<void> {
     const message = await Message.query(this.infra.db).findById(messageId).select('id', 'ticketId');
     if (!message) return;
-    await this.lane(message.ticketId, async () => {
+    try {
+      const call: SendCall = { messageId, ticketId: message.ticketId };
+      await this.whereSessionRuns(message.ticketId, SEND_CALL, call, () => this.sendHere(call));
+    } catch (err) {
+      // The owner did not answer (it may be dying: its lease then moves, and the new owner flushes
+      // the queue once connected). Counted like a failed send, so the message is tried again.
+      const target = await Message.query(this.infra.db).findById(messageId);
+      if (target && this.pending(target)) await this.failed(target, err);
+    }
+  }
+
+  private async sendHere({ messageId, ticketId }: SendCall): Promise<void> {
+    await this.lane(ticketId, async () => {
       const target = await Message.query(this.infra.db).findById(messageId);
       if (!target || !this.pending(target)) return;
       // Never ahead of an older message: if one still cannot go, this one waits its next turn.
@@ -284,6 +314,16 @@ export class OutboundService {
   }
 
   // ---- helpers ------------------------------------------------------------------------------
+
+  /**
+   * Runs `here` on this node when it runs the ticket's session or no node does (the send then
+   * fails and is retried, as on one node); otherwise asks the node that runs it.
+   */
+  private async whereSessionRuns<T>(ticketId: number, method: string, args: unknown, here: () => Promise<T>): Promise<T> {
+    const ticket = await Ticket.query(this.infra.db).findById(ticketId).select('whatsappId');
+    const owner = ticket?.whatsappId ? await this.deps.sessions.otherOwner(ticket.whatsappId) : undefined;
+    return owner ? this.infra.cluster.calls.call<T>(owner, method, args) : here();
+  }
 
   /** Runs `task` after every earlier task of the same ticket. */
   private lane<T>(ticketId: number, task: () => Promise<T>): Promise<T> {
