@@ -69,7 +69,7 @@ const LIST_BUDGET: Budget = { ratio: 10, p95: 20 };
 const COUNT_CAPPED = 'cheaper by contract: the count stops at 1,000 (whaticket counts every match)';
 const SEARCH_COUNT = 'cheaper by contract: the count stops at the page asked and one more (whaticket counts every match)';
 
-function listPath(params: Record<string, string | number | boolean | number[]>): string {
+export function listPath(params: Record<string, string | number | boolean | number[]>): string {
   return `/api/tickets?${new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, Array.isArray(v) ? JSON.stringify(v) : String(v)]))}`;
 }
 

@@ -1,4 +1,5 @@
-import { ADMIN_EMAIL, messageBody, type DatasetMeta } from './dataset.js';
+import { ADMIN_EMAIL, messageBody, SEARCH_WORD, type DatasetMeta } from './dataset.js';
+import { listPath } from './http-bench.js';
 import { mean, ms, quantile, rate, WHATICKET_INBOUND, type Figures } from './figures.js';
 import { runLoad } from './load.js';
 import { login, onEachDatabase } from './on-database.js';
@@ -8,8 +9,9 @@ import { login, onEachDatabase } from './on-database.js';
  * customers' messages to the simulator API on the dataset's paired simulator connection (new
  * customers, numbers the dataset does not have) and holds the agent's socket; each message's send
  * time and the arrival of its frame are taken there, on one clock. Phases: a warm-up, saturation
- * (WINDOW messages in flight, a new array whenever room is made) and a paced phase at the budget's
- * rate.
+ * (WINDOW messages in flight, a new array whenever room is made), a paced phase at the budget's
+ * rate, and a light paced phase alone then while 10 clients search (DESIGN §10: no statement holds
+ * the event loop).
  */
 const WINDOW = 1000;
 const BATCH = 100;
@@ -20,6 +22,10 @@ const PACED_MESSAGES = 10_000;
 const PACED_MAX_IN_FLIGHT = 5000;
 const PACED_TICK_MS = 10;
 const CUSTOMERS = 1000;
+/** The light phases: well under saturation, so their latencies show what the searches add. */
+const LIGHT_PER_SECOND = 200;
+const LIGHT_MESSAGES = 3000;
+const SEARCHERS = 10;
 const WID_PREFIX = 'BENCH';
 const BUDGET = { sqlite: 3000, pg: 1500 };
 
@@ -35,15 +41,21 @@ interface PhaseResult {
   lost: number;
   httpFailures: number;
   httpSample: string;
+  /** The clients requesting beside the phase, when it had some. */
+  background?: { clients: number; durations: number[]; failures: number };
 }
 
 async function inbound(url: string, meta: DatasetMeta, kind: 'sqlite' | 'pg'): Promise<Figures> {
   const adminToken = await login(url, ADMIN_EMAIL);
   const agentToken = await login(url, meta.agents[0]!.email);
+  const light = { kind: 'paced', perSecond: LIGHT_PER_SECOND, tickMs: PACED_TICK_MS, batch: BATCH, messages: LIGHT_MESSAGES, customers: CUSTOMERS, maxMs: 30_000, maxInFlight: PACED_MAX_IN_FLIGHT };
+  const search = listPath({ pageNumber: 1, searchParam: SEARCH_WORD, showAll: true, queueIds: meta.queueIds, withUnreadMessages: false });
   const phases = [
     { name: 'warm-up', kind: 'window', window: 200, batch: 50, messages: 1000, customers: 200, customersFrom: 3_000_000, maxMs: 60_000 },
     { name: 'saturation', kind: 'window', window: WINDOW, batch: BATCH, messages: SATURATION_MESSAGES, customers: CUSTOMERS, customersFrom: 0, maxMs: 30_000 },
     { name: 'paced', kind: 'paced', perSecond: PACED_PER_SECOND, tickMs: PACED_TICK_MS, batch: BATCH, messages: PACED_MESSAGES, customers: CUSTOMERS, customersFrom: CUSTOMERS, maxMs: 30_000, maxInFlight: PACED_MAX_IN_FLIGHT },
+    { ...light, name: 'light', customersFrom: 2 * CUSTOMERS },
+    { ...light, name: 'light, searching', customersFrom: 3 * CUSTOMERS, background: { clients: SEARCHERS, path: search } },
   ];
   const results = await runLoad<PhaseResult[]>({
     type: 'inbound',
@@ -56,7 +68,7 @@ async function inbound(url: string, meta: DatasetMeta, kind: 'sqlite' | 'pg'): P
     bodies: Array.from({ length: 1000 }, (_, k) => messageBody(2_000_000 + k)),
     phases,
   });
-  const [warm, saturated, paced] = results as [PhaseResult, PhaseResult, PhaseResult];
+  const [warm, saturated, paced, quiet, searched] = results as [PhaseResult, PhaseResult, PhaseResult, PhaseResult, PhaseResult];
   if (warm.delivered === 0) {
     return { inbound: `no message reached the agent's socket (${warm.httpFailures} posts failed: ${warm.httpSample})` };
   }
@@ -71,6 +83,9 @@ async function inbound(url: string, meta: DatasetMeta, kind: 'sqlite' | 'pg'): P
   const delivered = saturated.delivered / saturated.seconds;
   const throughput = saturated.delivered / saturated.spanSeconds;
   const p = latency(paced);
+  const q = latency(quiet);
+  const l = latency(searched);
+  const searches = [...searched.background!.durations].sort((a, b) => a - b);
   return {
     'inbound at saturation (msg/s)':
       `${rate(saturated.sent / saturated.sendSeconds)} offered, ${rate(delivered)} delivered   ` +
@@ -83,6 +98,10 @@ async function inbound(url: string, meta: DatasetMeta, kind: 'sqlite' | 'pg'): P
       `${rate(paced.sent / paced.sendSeconds)} offered, ${rate(paced.delivered / paced.seconds)} delivered · mean in flight ${rate(paced.meanInFlight)}` +
       `${paced.sent < PACED_MESSAGES ? ` · rate NOT HELD: stopped after ${paced.sent.toLocaleString('en')} with ${PACED_MAX_IN_FLIGHT.toLocaleString('en')} in flight` : ''} ${problems(paced)}`,
     [`inbound paced at ${PACED_PER_SECOND.toLocaleString('en')}/s, send → frame (p50 / p99 ms)`]: `${ms(p.p50)} / ${ms(p.p99)}   budget p99 < 50: ${p.p99 < 50 ? 'met' : 'MISSED'}`,
+    [`inbound paced at ${LIGHT_PER_SECOND}/s alone (p50 / p99 ms)`]: `${ms(q.p50)} / ${ms(q.p99)} ${problems(quiet)}`,
+    [`inbound paced at ${LIGHT_PER_SECOND}/s, ${SEARCHERS} clients searching`]:
+      `${ms(l.p50)} / ${ms(l.p99)}   budget: within a few ms of alone · searches p50/p99 ${ms(quantile(searches, 0.5))} / ${ms(quantile(searches, 0.99))} ms, ` +
+      `n=${searches.length}${searched.background!.failures > 0 ? `, ${searched.background!.failures} FAILED` : ''} ${problems(searched)}`,
   };
 }
 

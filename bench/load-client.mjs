@@ -100,6 +100,35 @@ function agentSocket(url, token, companyId, prefix, onFrame) {
 }
 
 /**
+ * `clients` loops requesting GET `path` (a search, say) back to back beside an inbound phase, so
+ * that phase's latencies show what other requests do to the pipeline; `stop` ends them and answers
+ * their durations.
+ */
+function busyClients(url, token, { clients, path }) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
+  const durations = [];
+  let failures = 0;
+  let running = true;
+  const loop = async () => {
+    while (running) {
+      const at = performance.now();
+      const res = await exchange(agent, url, { path, token }).catch(() => ({ status: 0 }));
+      durations.push(performance.now() - at);
+      if (res.status !== 200) failures += 1;
+    }
+  };
+  const loops = Promise.all(Array.from({ length: clients }, loop));
+  return {
+    async stop() {
+      running = false;
+      await loops;
+      agent.destroy();
+      return { clients, path, durations, failures };
+    },
+  };
+}
+
+/**
  * Inbound: phases of customers' messages posted as arrays to the simulator API. A message is in
  * flight from the moment its array is written to the socket (or, paced, from when it was due, if
  * that is earlier) until its frame reaches the agent's socket; the in-flight count is integrated
@@ -199,6 +228,7 @@ async function inboundJob({ url, adminToken, agentToken, companyId, connectionId
 
   const results = [];
   for (const phase of phases) {
+    const background = phase.background && busyClients(url, adminToken, phase.background);
     latencies = [];
     area = 0;
     lastChange = now();
@@ -234,6 +264,7 @@ async function inboundJob({ url, adminToken, agentToken, companyId, connectionId
     const sendSeconds = (now() - started) / 1000;
     await drain();
     move(now(), 0);
+    const busy = await background?.stop();
     const spanMs = Math.max(lastFrame, lastChange) - started;
     results.push({
       name: phase.name,
@@ -247,6 +278,7 @@ async function inboundJob({ url, adminToken, agentToken, companyId, connectionId
       lost: sentAt.size,
       httpFailures,
       httpSample,
+      ...(busy && { background: busy }),
     });
     sentAt.clear();
     byContent.clear();
