@@ -58,6 +58,7 @@ export { renderTemplate, type TemplateContext } from './modules/tickets/template
 export { nextDay, todayIn, zonedDayStart, zonedInstant } from './time/zoned-time.js';
 export { contactEmail, contactName, contactNumber } from './modules/contacts/contacts.schema.js';
 export { canonicalNumber } from './channels/phone.js';
+export { TurnBatch } from './modules/pipeline/memo.js';
 export { planContactsImport, readContactsFile, type ContactsFile, type ContactsFileRow, type ContactsImportPlan } from './plugins/contacts-file-sdk.js';
 export type { PlanFlag } from './contract/views.js';
 export type { SecretBox } from './auth/sealed-secrets.js';

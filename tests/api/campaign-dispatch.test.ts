@@ -237,6 +237,31 @@ describe('campaign dispatch', () => {
     expect(toBia).toEqual([`${bia!.name}, podemos enviar a oferta? Responda qualquer coisa`, 'Pronto! Você não receberá mais mensagens das nossas campanhas.']);
   });
 
+  it('replies that arrive together each confirm their own contact, and a stranger among them confirms nobody', async () => {
+    const { t, connection } = await fresh('Respostas juntas');
+    const awaiting = people(3, 450);
+    const id = await createCampaign(t.companyId, {
+      whatsappId: connection,
+      contactListId: await createList(t.companyId, awaiting),
+      confirmation: true,
+      message1: 'Oferta para {nome}',
+      confirmationMessage1: '{nome}, podemos enviar?',
+    });
+    await until(t, id, (r) => r.confirmationsRequested === 3, 'the confirmation requests');
+
+    // One array through the simulator: the pipeline stores the messages together and checks them side by side.
+    const [stranger] = people(1, 470);
+    const replies = [...awaiting, stranger!].map((p, k) => ({ id: `REPLY-${k}`, from: p.number, name: p.name, body: 'pode' }));
+    const res = await server.call('POST', `/api/simulator/${connection}/inbound`, { token: t.admin.token, body: replies });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+
+    const done = await until(t, id, (r) => r.campaign.status === 'FINALIZADA', 'FINALIZADA');
+    expect(done.confirmations).toBe(3);
+    const sent = await sentTo(t, connection);
+    for (const p of awaiting) expect(sent.get(p.number)).toEqual([`${p.name}, podemos enviar?`, `Oferta para ${p.name}`]);
+    expect(sent.get(stranger!.number)).toBeUndefined();
+  });
+
   it('stops at the daily cap of the connection with the reason shown, and goes on when the cap allows', async () => {
     const { t, connection } = await fresh('Limite');
     await saveSettings(t, { dailyCap: 2 });

@@ -141,6 +141,9 @@ describe('the messages of many chats are stored together (group commit)', () => 
     expect(left).toHaveLength(1);
     expect(left[0]).toMatchObject({ chat: number(107), attempts: JOURNAL_ATTEMPTS, failedAt: expect.anything() });
     await db()('inbound_journal').where({ id: left[0]!.id }).delete();
+    // With nothing left to write no connection is held: the batches' own one (PostgreSQL) went back to the pool, the failed batch's too.
+    const pool = (db().client as { pool: { numUsed(): number } }).pool;
+    await eventually(async () => pool.numUsed() === 0, 5000, 'every connection back in the pool');
   });
 
   it("new chats handed over at once are stored by statements that do not grow with the chats: each chat's contact, ticket and attendance made", async () => {

@@ -1,5 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Knex } from 'knex';
+import { isPostgres } from '../../db/database.js';
 
 /**
  * Items stored by one transaction at most: a backlog is worked off in transactions short enough
@@ -11,6 +12,48 @@ interface Waiting<I, O> {
   item: I;
   resolve(out: O): void;
   reject(err: unknown): void;
+}
+
+/**
+ * On PostgreSQL, the connection a busy stretch of batches writes on: taken from the pool once, at
+ * the stretch's first batch, and given back when nothing is left to write, so that a batch never
+ * queues for a connection behind the requests and per-message reads of the moment (the pool is
+ * shared). A batch that failed gives its connection back (it may be the connection that broke);
+ * the next batch takes one again. On SQLite, whose one connection every query shares, each
+ * transaction takes it from the pool as any other query does.
+ */
+class ConnectionLease {
+  private held?: Promise<unknown>;
+
+  constructor(private readonly db: Knex) {}
+
+  /** The transaction's config: the held connection (taken now if need be), or none on SQLite. */
+  async config(): Promise<Knex.TransactionConfig | undefined> {
+    if (!isPostgres(this.db)) return undefined;
+    this.held ??= this.db.client.acquireConnection() as Promise<unknown>;
+    const held = this.held;
+    try {
+      return { connection: await held };
+    } catch (err) {
+      if (this.held === held) this.held = undefined;
+      throw err;
+    }
+  }
+
+  /** Gives the connection back to the pool, if one is held. */
+  release(): void {
+    const held = this.held;
+    this.held = undefined;
+    held?.then(
+      (connection) => {
+        // knex tags a connection with the transaction using it and clears the tag only on the
+        // connections it took itself: cleared here, or the pool's next queries would carry it.
+        delete (connection as { __knexTxId?: string }).__knexTxId;
+        return this.db.client.releaseConnection(connection);
+      },
+      () => undefined,
+    );
+  }
 }
 
 /**
@@ -26,11 +69,14 @@ interface Waiting<I, O> {
 export class GroupCommit<I, O> {
   private waiting: Waiting<I, O>[] = [];
   private writing?: Promise<void>;
+  private readonly lease: ConnectionLease;
 
   constructor(
     private readonly db: Knex,
     private readonly write: (trx: Knex.Transaction, items: I[]) => Promise<O[]>,
-  ) {}
+  ) {
+    this.lease = new ConnectionLease(db);
+  }
 
   /** Writes `item`; resolves with what `write` answered once its transaction committed. */
   submit(item: I): Promise<O> {
@@ -48,7 +94,7 @@ export class GroupCommit<I, O> {
       const batch = this.waiting.splice(0, BATCH_MAX);
       let outs: O[];
       try {
-        outs = await this.db.transaction((trx) => this.write(trx, batch.map((w) => w.item)));
+        outs = await this.transaction(batch.map((w) => w.item));
       } catch (err) {
         if (batch.length === 1) batch[0]!.reject(err);
         else await this.oneByOne(batch);
@@ -56,14 +102,26 @@ export class GroupCommit<I, O> {
       }
       batch.forEach((w, i) => w.resolve(outs[i]!));
     }
+    // Synchronously with the last look at `waiting`: an item submitted from now on starts a new stretch.
     this.writing = undefined;
+    this.lease.release();
+  }
+
+  /** One transaction of `items`, on the stretch's own connection; a failure gives that connection back. */
+  private async transaction(items: I[]): Promise<O[]> {
+    try {
+      return await this.db.transaction((trx) => this.write(trx, items), await this.lease.config());
+    } catch (err) {
+      this.lease.release();
+      throw err;
+    }
   }
 
   /** A failed batch, again, one transaction per item: only the items that fail by themselves fail. */
   private async oneByOne(batch: Waiting<I, O>[]): Promise<void> {
     for (const w of batch) {
       try {
-        const [out] = await this.db.transaction((trx) => this.write(trx, [w.item]));
+        const [out] = await this.transaction([w.item]);
         w.resolve(out!);
       } catch (err) {
         w.reject(err);

@@ -125,7 +125,10 @@ export class StoreReads {
     }
     const contactIds = read.map((c) => c.id);
     for (const part of chunks(contactIds)) {
-      const rows = (await db('tickets').where({ companyId }).whereIn('contactId', part).whereIn('status', ['open', 'pending'])) as Record<string, unknown>[];
+      // By contact alone (they are the company's): with the company too, SQLite walks the
+      // company's open and pending tickets by a list index (~100 ms at 100k tickets) rather than
+      // taking the contact index.
+      const rows = (await db('tickets').whereIn('contactId', part).whereIn('status', ['open', 'pending'])) as Record<string, unknown>[];
       for (const row of rows) this.wrote(companyId, { ticket: Ticket.fromDatabaseJson(row) as Ticket });
     }
   }

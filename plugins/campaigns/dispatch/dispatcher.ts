@@ -7,6 +7,7 @@ import {
   WhatsappRateLimitedError,
   nextDay,
   zonedDayStart,
+  TurnBatch,
   type DirectMessageStatus,
   type PluginApp,
 } from 'atende/plugin';
@@ -48,6 +49,14 @@ interface DayCount {
 }
 type Outcome = 'done' | 'stop' | 'paused';
 
+/** Numbers whose awaited replies one statement looks up. */
+const REPLY_CHECK_CHUNK = 500;
+
+/** The key of one awaited-reply check: company, connection and canonical number. */
+function replyKey(companyId: number, whatsappId: number, number: string): string {
+  return `${companyId}|${whatsappId}|${number}`;
+}
+
 /** The states a contact must be in to be sent by a connection's loop (confirmed contacts go by their own job). */
 const RUNNABLE = ['pending', 'queued'] as const;
 
@@ -68,6 +77,8 @@ export class Dispatcher {
   /** The tail of each connection's sends (and of the cancels that wait for them). */
   private readonly locks = new Map<number, Promise<unknown>>();
   private readonly stopping = new AbortController();
+  /** The awaited-reply checks of one turn (a stored batch's messages come side by side) answered by one statement per company. */
+  private readonly replyChecks = new TurnBatch<string, true>((keys) => this.awaitingOf(keys));
 
   constructor(
     private readonly app: PluginApp,
@@ -284,12 +295,36 @@ export class Dispatcher {
   // ---- confirmation ----------------------------------------------------------------------------
 
   /**
-   * Whether a customer's message may confirm a contact: one indexed look-up for a contact of the
-   * number awaiting a confirmation on the connection (run for every inbound message, before the
-   * durable job that handles it is written).
+   * Whether a customer's message may confirm a contact: a contact of the number awaiting a
+   * confirmation on the connection (run for every inbound message, before the durable job that
+   * handles it is written). The checks asked for in one turn of the event loop share one statement.
    */
   async awaitsReply(companyId: number, whatsappId: number, number: string): Promise<boolean> {
-    return Boolean(await this.awaiting(companyId, whatsappId, canonicalNumber(number)).select('campaignShippings.id').first());
+    return (await this.replyChecks.get(replyKey(companyId, whatsappId, canonicalNumber(number)))) === true;
+  }
+
+  /** Of the checks' keys, those with a contact awaiting a confirmation of a running campaign of the connection. */
+  private async awaitingOf(keys: string[]): Promise<Map<string, true>> {
+    const found = new Map<string, true>();
+    const byCompany = new Map<number, string[]>();
+    for (const key of keys) {
+      const companyId = Number(key.slice(0, key.indexOf('|')));
+      byCompany.set(companyId, [...(byCompany.get(companyId) ?? []), key.slice(key.lastIndexOf('|') + 1)]);
+    }
+    for (const [companyId, numbers] of byCompany) {
+      const unique = [...new Set(numbers)];
+      for (let i = 0; i < unique.length; i += REPLY_CHECK_CHUNK) {
+        const rows: { whatsappId: number; number: string }[] = await this.app
+          .db('campaignShippings')
+          .join('campaigns', 'campaigns.id', 'campaignShippings.campaignId')
+          .where({ 'campaignShippings.companyId': companyId, 'campaignShippings.state': 'awaiting', 'campaigns.status': 'EM_ANDAMENTO' })
+          .whereNull('campaignShippings.confirmedAt')
+          .whereIn('campaignShippings.number', unique.slice(i, i + REPLY_CHECK_CHUNK))
+          .distinct('campaigns.whatsappId', 'campaignShippings.number');
+        for (const row of rows) found.set(replyKey(companyId, row.whatsappId, row.number), true);
+      }
+    }
+    return found;
   }
 
   /**
