@@ -163,7 +163,7 @@ export class SessionLeases {
     throw new AppError(
       ErrorCode.ERR_NODE_NEEDS_REDIS,
       503,
-      `Another node (${others.join(', ')}) runs WhatsApp sessions on this database: every node of one installation needs redisUrl (REDIS_URL), see "Several nodes" in the README`,
+      `Another node (${others.join(', ')}) runs WhatsApp sessions on this database (or died less than ${LEASE_TTL_MS / 1000} s ago): every node of one installation needs redisUrl (REDIS_URL), see "Several nodes" in the README`,
     );
   }
 

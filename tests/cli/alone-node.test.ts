@@ -90,7 +90,7 @@ describe.each(databases)('a node without Redis ($name)', ({ name }) => {
     const { sub: second } = await serve(dir);
     const refused = await second;
     expect(refused.exitCode).not.toBe(0);
-    expect(String(refused.stderr).trim().split('\n')).toEqual([expect.stringMatching(/^atende: Another node \(.+\) runs WhatsApp sessions on this database: every node of one installation needs redisUrl/)]);
+    expect(String(refused.stderr).trim().split('\n')).toEqual([expect.stringMatching(/^atende: Another node \(.+\) runs WhatsApp sessions on this database \(or died less than 15 s ago\): every node of one installation needs redisUrl/)]);
     expect(String(refused.stderr)).toContain(crashed);
     expect(await ownerOf(url)).toBe(crashed);
 
