@@ -1,4 +1,5 @@
 import { campaignBench } from './campaign.js';
+import { clusterLatency } from './cluster-latency.js';
 import { dashboardBench } from './dashboard.js';
 import type { Figures } from './figures.js';
 import { searchBench, ticketListBench } from './http-bench.js';
@@ -20,6 +21,7 @@ const benches: [string, string, () => Promise<Figures>][] = [
   ['ticket search', '≥ 100× whaticket, p50 < 25 ms, whatever the number of matches (100k tickets, 1M messages × ATENDE_BENCH_SCALE)', searchBench],
   ['inbound pipeline', '≥ 3,000 msg/s SQLite, ≥ 1,500 PostgreSQL, each stored once in order; p99 < 50 ms to the agent’s socket at 1,000 msg/s', inboundBench],
   ['dashboard', 'none of its own: the ticket list one, p95 < 50 ms (100k attendances)', dashboardBench],
+  ['nodes: event latency, takeover', 'issue 20: events cross nodes through Redis (no budget of its own); a dead owner\'s sessions run elsewhere within 30 s', clusterLatency],
   ['campaign dispatch', 'issue 15: 10,000 contacts, intervals 0; RSS flat; nothing leaves after the cancel answers', campaignBench],
 ];
 

@@ -45,8 +45,8 @@ async function step<T>(log: Logger, name: string, run: () => Promise<T>): Promis
 
 /**
  * Start-up as one ordered sequence: the cluster link (Redis, when configured) → database → plugins load (register) → migrations (core, then
- * plugins) → presence reset → platform data (the first super admin, handed to onInitialAdmin) →
- * HTTP listen (with the plugins' routes) → demo data (--demo) → plugins bootstrap → jobs → WhatsApp
+ * plugins) → without Redis, no other node running sessions on the database → presence reset →
+ * platform data (the first super admin, handed to onInitialAdmin) → HTTP listen (with the plugins' routes) → demo data (--demo) → plugins bootstrap → jobs → WhatsApp
  * sessions, each once its lease is taken and its journal (what the last node running it left
  * unprocessed) resumed (→ the demo's customers).
  * stop() runs the same list backwards: sessions stop before jobs, the server, the plugins'
@@ -81,6 +81,9 @@ export async function startAtende(config: Config, log: Logger, hooks: BootHooks 
       describeMissing((await migrator.status()).missing).forEach((line) => log.warn(line));
       await migrator.latest((name) => log.info({ migration: name }, 'migrated'));
     });
+    const works = config.role !== 'web';
+    // Alone (no Redis), this node must be the only one running sessions on this database.
+    if (works && !cluster.shared) await step(log, 'alone', () => container.leases.assertAlone());
     // No socket is open yet: online flags left by a crash are stale, unless another node holds sockets.
     await step(log, 'presence', async () => {
       if (await cluster.presence.aloneAtStart()) await container.services.users.markAllOffline();
@@ -99,7 +102,6 @@ export async function startAtende(config: Config, log: Logger, hooks: BootHooks 
     // Registered before bootstrap: a plugin's bootstrap may already schedule jobs.
     stops.push(() => container.jobs.stop());
     await step(log, 'plugins bootstrap', () => plugins.bootstrap());
-    const works = config.role !== 'web';
     if (works) await step(log, 'jobs', () => container.jobs.start());
     await step(log, 'ticket automations', () => container.services.ticketAutomations.schedule());
     await step(log, 'direct messages pruning', () => container.jobs.every(24 * 3_600_000, DIRECT_PRUNE_JOB));

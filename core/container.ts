@@ -76,6 +76,8 @@ export interface Container extends Infrastructure {
   services: Services;
   providers: ProviderRegistry;
   sessions: SessionManager;
+  /** Which WhatsApp sessions this node owns. */
+  leases: SessionLeases;
   /** Present only when the simulated WhatsApp provider is enabled (demo or ATENDE_SIMULATOR=1). */
   simulator?: Simulator;
 }
@@ -157,5 +159,5 @@ export function createContainer(config: Config, log: Logger, cluster: Cluster = 
   });
   jobs.define(PRESENCE_SWEEP_JOB, () => services.users.sweepOnline((ids) => cluster.presence.absent(ids)));
 
-  return { ...infra, tokens, services, providers, sessions, simulator };
+  return { ...infra, tokens, services, providers, sessions, leases, simulator };
 }

@@ -1,5 +1,8 @@
+import { hostname } from 'node:os';
 import type { Knex } from 'knex';
 import { isPostgres, type Database } from '../db/database.js';
+import { ErrorCode } from '../contract/error-codes.js';
+import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { ClusterSignals } from './signals.js';
 
@@ -20,6 +23,32 @@ export const FENCE_MARGIN_MS = 3_000;
 const TABLE = 'sessionLeases';
 /** Cluster signal: leases are free (released, or of a new connection); the nodes running sessions scan at once. */
 const FREE = 'sessions:free';
+
+/** The node ids of the lease sets running in this process (tests run several servers in one). */
+const runningHere = new Set<string>();
+
+/** Whether a process of this machine is alive (one of another user counts: it answers EPERM). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Whether `holder` is provably an earlier run of this node, now dead: the same configured node id,
+ * or a default one (host:pid:random, see the config) of this machine whose process is gone or is
+ * this very process (pid 1 in a container, restarted) while no lease set of this process has it.
+ */
+export function deadPredecessor(holder: string, nodeId: string): boolean {
+  if (holder === nodeId) return true;
+  const parts = /^(.+):(\d+):[0-9a-f]{4}$/.exec(holder);
+  if (!parts || parts[1] !== hostname() || runningHere.has(holder)) return false;
+  const pid = Number(parts[2]);
+  return pid === process.pid || !processAlive(pid);
+}
 
 /** The database's clock in epoch milliseconds: every node compares expiries against the same one. */
 function databaseNow(db: Database): Knex.Raw {
@@ -53,8 +82,9 @@ export interface LeaseHandlers {
  * shutdown. A node that cannot renew stops its drivers before its leases can expire (self-fencing),
  * so two nodes never run one session, even when this one is cut off from the database.
  *
- * Alone (no Redis, so no other node can exist) a node takes every lease whatever its state: one
- * left by a crashed previous run is its own.
+ * Alone (no Redis) a node also takes at once the live leases of its own dead earlier run (a restart
+ * after a crash need not wait for their expiry), and only those: another node on the database
+ * without Redis is refused at start (assertAlone), and one that got past that loses nothing to it.
  */
 export class SessionLeases {
   private readonly held = new Map<number, Held>();
@@ -64,6 +94,8 @@ export class SessionLeases {
   private renewing = false;
   private scanning?: Promise<void>;
   private handlers?: LeaseHandlers;
+  /** Other nodes found running sessions while this one is alone, each logged once. */
+  private readonly toldOf = new Set<string>();
 
   constructor(
     private readonly db: Database,
@@ -77,6 +109,7 @@ export class SessionLeases {
   async start(handlers: LeaseHandlers): Promise<void> {
     this.handlers = handlers;
     this.running = true;
+    runningHere.add(this.nodeId);
     this.signals.on(FREE, () => void this.scan());
     this.timers = [
       setInterval(() => void this.renew(), RENEW_EVERY_MS),
@@ -107,16 +140,44 @@ export class SessionLeases {
     return new Map(rows.map((row) => [row.connectionId, row.nodeId]));
   }
 
-  /** Takes the connection's lease when it is free or expired (any not this node's, alone); answers whether it is held now. */
-  async acquire(connectionId: number): Promise<boolean> {
+  /**
+   * The nodes other than this one holding live leases, but for this node's dead earlier runs:
+   * nodes running sessions on this database now (or stalled, or dead less than a lease ago).
+   */
+  async others(): Promise<string[]> {
+    const rows: { nodeId: string }[] = await this.db(TABLE)
+      .whereNotNull('nodeId')
+      .whereNot('nodeId', this.nodeId)
+      .where('expiresAt', '>', databaseNow(this.db))
+      .distinct('nodeId');
+    return rows.map((row) => row.nodeId).filter((holder) => !deadPredecessor(holder, this.nodeId));
+  }
+
+  /**
+   * Start of a node without Redis: another node running sessions on this database would never
+   * hear this one's events nor its commands (and alone, each would wait for the other's leases).
+   */
+  async assertAlone(): Promise<void> {
+    const others = await this.others();
+    if (others.length === 0) return;
+    throw new AppError(
+      ErrorCode.ERR_NODE_NEEDS_REDIS,
+      503,
+      `Another node (${others.join(', ')}) runs WhatsApp sessions on this database (or died less than ${LEASE_TTL_MS / 1000} s ago): every node of one installation needs redisUrl (REDIS_URL), see "Several nodes" in the README`,
+    );
+  }
+
+  /** Takes the connection's lease when it is free or expired (or its holder is this node's dead earlier run, alone); answers whether it is held now. */
+  async acquire(connectionId: number, predecessors?: string[]): Promise<boolean> {
     if (this.holds(connectionId)) return true;
+    predecessors ??= await this.predecessors();
     const sent = performance.now();
     const expiresAt = this.db.raw('? + ?', [databaseNow(this.db), LEASE_TTL_MS]);
     const rows = (await this.db(TABLE)
       .insert({ connectionId, nodeId: this.nodeId, token: 1, expiresAt })
       .onConflict('connectionId')
       .merge({ nodeId: this.nodeId, token: this.db.raw('?? + 1', [`${TABLE}.token`]), expiresAt })
-      .where((w) => this.takeable(w))
+      .where((w) => this.takeable(w, predecessors))
       .returning('token')) as { token: number | string }[];
     if (rows.length === 0) return false;
     this.hold(connectionId, Number(rows[0]!.token), sent);
@@ -151,6 +212,7 @@ export class SessionLeases {
 
   stop(): void {
     this.running = false;
+    runningHere.delete(this.nodeId);
     for (const timer of this.timers) clearInterval(timer);
     this.timers = [];
     clearTimeout(this.fence);
@@ -165,14 +227,15 @@ export class SessionLeases {
   private async scanOnce(): Promise<void> {
     if (!this.running) return;
     try {
+      const predecessors = await this.predecessors();
       const free: { id: number }[] = await this.db('whatsapps')
         .leftJoin(TABLE, `${TABLE}.connectionId`, 'whatsapps.id')
-        .where((w) => this.takeable(w.whereNull(`${TABLE}.connectionId`)))
+        .where((w) => this.takeable(w.whereNull(`${TABLE}.connectionId`), predecessors))
         .orderBy('whatsapps.id')
         .select('whatsapps.id');
       for (const { id } of free) {
         if (!this.running) return;
-        if (this.held.has(id) || !(await this.acquire(id))) continue;
+        if (this.held.has(id) || !(await this.acquire(id, predecessors))) continue;
         await this.handlers!.acquired(id);
       }
     } catch (err) {
@@ -243,10 +306,28 @@ export class SessionLeases {
     await this.handlers?.lost(connectionId).catch((err: unknown) => this.log.error({ err, connectionId }, 'session not stopped'));
   }
 
-  /** A lease another node may take: released or expired; alone, any not held by this node's run. */
-  private takeable(w: Knex.QueryBuilder): Knex.QueryBuilder {
-    if (this.alone) return w.orWhereNull(`${TABLE}.nodeId`).orWhereNot(`${TABLE}.nodeId`, this.nodeId).orWhere(`${TABLE}.expiresAt`, '<=', databaseNow(this.db));
-    return w.orWhereNull(`${TABLE}.nodeId`).orWhere(`${TABLE}.expiresAt`, '<=', databaseNow(this.db));
+  /**
+   * Alone, the holders of live leases that are this node's dead earlier runs (its own id among them:
+   * one configured by hand comes back on restart); another node found here is told of at every scan.
+   */
+  private async predecessors(): Promise<string[]> {
+    if (!this.alone) return [];
+    const rows: { nodeId: string }[] = await this.db(TABLE)
+      .whereNotNull('nodeId')
+      .where('expiresAt', '>', databaseNow(this.db))
+      .distinct('nodeId');
+    const holders = rows.map((row) => row.nodeId);
+    const others = holders.filter((holder) => !deadPredecessor(holder, this.nodeId));
+    const unheard = others.filter((holder) => !this.toldOf.has(holder));
+    if (unheard.length > 0) this.log.error({ others: unheard }, 'another node runs WhatsApp sessions on this database: every node needs redisUrl (its leases are left to it)');
+    for (const holder of unheard) this.toldOf.add(holder);
+    return [this.nodeId, ...holders.filter((holder) => !others.includes(holder))];
+  }
+
+  /** A lease this node may take: released or expired, or (alone) held by one of its dead earlier runs. */
+  private takeable(w: Knex.QueryBuilder, predecessors: string[]): Knex.QueryBuilder {
+    w.orWhereNull(`${TABLE}.nodeId`).orWhere(`${TABLE}.expiresAt`, '<=', databaseNow(this.db));
+    return predecessors.length > 0 ? w.orWhereIn(`${TABLE}.nodeId`, predecessors) : w;
   }
 
   /** Exactly these acquisitions (connection and token), not a later one of the same connection. */

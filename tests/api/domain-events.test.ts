@@ -154,23 +154,6 @@ describe('delivery', () => {
     expect(calls.get(ticket.id)).toBe(2);
   });
 
-  it('a durable hook whose server stopped before it ran is delivered by the next process', async () => {
-    // Jobs stopped: the event's job is written, and nothing in this process will run it.
-    await server.atende.container.jobs.stop();
-    const contact = await api('POST', '/api/contacts', { name: 'Fábio', number: customerNumber(), email: '' }, 201);
-    const ticket = await api('POST', '/api/tickets', { contactId: contact.id }, 201);
-    await server.atende.container.bus.idle();
-    expect(calls.get(ticket.id)).toBeUndefined();
-
-    const next = await startTestServer({ simulator: true, plugins: [path.join(fixtures, 'durable-hook')] }, { sameDatabaseAs: server });
-    try {
-      await eventually(async () => delivered.includes(ticket.id), 15_000, 'the durable hook delivered by the next process');
-    } finally {
-      await next.close();
-      await server.atende.container.jobs.start();
-    }
-  });
-
   it("a hook that sleeps on one chat's message does not delay another chat of the same connection", async () => {
     const slow = customerNumber();
     await customerWrites(server, acme, connectionId, { from: slow, body: SLOW_TEXT });
@@ -180,5 +163,23 @@ describe('delivery', () => {
     expect(sleeping.has(SLOW_TEXT)).toBe(true);
     // The slow chat's own message was stored too: the hook holds nothing of the inbound path.
     expect(await Message.query(server.atende.container.db).findOne({ body: SLOW_TEXT })).toBeDefined();
+  });
+
+  it('a durable hook whose server stopped before it ran is delivered by the next process', async () => {
+    // Jobs stopped: the event's job is written, and nothing in this process will run it.
+    await server.atende.container.jobs.stop();
+    const contact = await api('POST', '/api/contacts', { name: 'Fábio', number: customerNumber(), email: '' }, 201);
+    const ticket = await api('POST', '/api/tickets', { contactId: contact.id }, 201);
+    await server.atende.container.bus.idle();
+    expect(calls.get(ticket.id)).toBeUndefined();
+    // Stopped (the last test of the file): its sessions are handed over, so the next process, without Redis as this one, may start.
+    await server.atende.stop();
+
+    const next = await startTestServer({ simulator: true, plugins: [path.join(fixtures, 'durable-hook')] }, { sameDatabaseAs: server });
+    try {
+      await eventually(async () => delivered.includes(ticket.id), 15_000, 'the durable hook delivered by the next process');
+    } finally {
+      await next.close();
+    }
   });
 });

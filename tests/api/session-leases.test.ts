@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { hostname } from 'node:os';
 import pg from 'pg';
-import { startTestServer, testDatabase, type TestServer } from '../helpers/server.js';
+import { restartableDatabase, startTestServer, testDatabase, type TestServer } from '../helpers/server.js';
 import { createConnection, createTenant, eventually, outbox, ticketTakenByAdmin, type InboxTenant } from '../helpers/inbox.js';
 import { openSocket } from '../helpers/socket.js';
 import { LEASE_TTL_MS } from '../../core/cluster/session-leases.js';
@@ -214,6 +216,13 @@ describe.skipIf(!redisUrl)('WhatsApp sessions owned by lease across nodes', () =
   );
 });
 
+/** A process id of this machine that no process has now: a child that has exited. */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', '']);
+  if (child.pid === undefined) throw new Error('no child process ran');
+  return child.pid;
+}
+
 describe('one node without Redis', () => {
   let server: TestServer;
   let tenant: InboxTenant;
@@ -227,18 +236,114 @@ describe('one node without Redis', () => {
     await server?.close();
   });
 
-  it('owns every session: a lease left by another run is taken back at once, not after its expiry', async () => {
+  /** What a node that ran the session shows in the database, valid for an hour; answers the row. */
+  async function leaseGivenTo(id: number, holder: string): Promise<LeaseRow> {
+    const db = server.atende.container.db;
+    await db('sessionLeases').where({ connectionId: id }).update({ nodeId: holder, token: db.raw('token + 1'), expiresAt: db.raw('expires_at + 3600000') });
+    return (await leaseOf(server, id))!;
+  }
+
+  it('owns the sessions of its own crashed earlier runs: their live leases are taken back at once, not after their expiry', async () => {
     const id = await createConnection(server, tenant, 'Alone');
     await eventually(async () => (await statusOf(server, id)) === 'CONNECTED');
-    const db = server.atende.container.db;
-    // A crashed earlier run's lease, valid for an hour.
-    await db('sessionLeases').where({ connectionId: id }).update({ nodeId: 'earlier-run', token: db.raw('token + 1'), expiresAt: db.raw('expires_at + 3600000') });
-    const lease = await eventually(async () => {
-      const row = await leaseOf(server, id);
-      return row?.nodeId === server.config.nodeId ? row : undefined;
-    }, 12_000, 'the node to take its lease back');
-    expect(lease.token).toBe(3);
+    // An earlier run of this machine whose process is gone; one that had this process's id (pid 1 in a container).
+    for (const holder of [`${hostname()}:${deadPid()}:beef`, `${hostname()}:${process.pid}:beef`]) {
+      const before = await leaseGivenTo(id, holder);
+      // The node loses it at its next renewal and takes it back at its next scan, an hour before it expires.
+      const lease = await eventually(async () => {
+        const row = await leaseOf(server, id);
+        return row?.nodeId === server.config.nodeId ? row : undefined;
+      }, 12_000, `the node to take its lease back from ${holder}`);
+      expect(lease.token).toBe(before.token + 1);
+      expect(lease.expiresAt).toBeLessThan(before.expiresAt);
+    }
     expect((await server.call('GET', `/api/whatsapp/${id}`, { token: tenant.admin.token })).body.node).toBe(server.config.nodeId);
     await eventually(async () => (await statusOf(server, id)) === 'CONNECTED' && runningOn([server], id).length === 1, 5000);
+  }, 40_000);
+
+  it("leaves another node's live lease to it until it expires: a live process of this machine, another machine, another configured id", async () => {
+    const id = await createConnection(server, tenant, 'Not mine');
+    await eventually(async () => (await statusOf(server, id)) === 'CONNECTED');
+    const db = server.atende.container.db;
+    for (const holder of [`${hostname()}:${process.ppid}:beef`, 'other-machine:4242:beef', 'desk-2']) {
+      await leaseGivenTo(id, holder);
+      await eventually(async () => runningOn([server], id).length === 0, 12_000, 'the node to see its lease gone');
+      const before = await leaseOf(server, id);
+      await server.atende.container.leases.scan();
+      expect(await leaseOf(server, id), holder).toEqual(before);
+      expect(runningOn([server], id)).toEqual([]);
+      // Expired, it is free for this node.
+      await db('sessionLeases').where({ connectionId: id }).update({ expiresAt: 0 });
+      await server.atende.container.leases.scan();
+      expect(await leaseOf(server, id)).toMatchObject({ nodeId: server.config.nodeId, token: before!.token + 1 });
+    }
+    await eventually(async () => (await statusOf(server, id)) === 'CONNECTED' && runningOn([server], id).length === 1, 5000);
+  }, 60_000);
+
+  it('started again under the same configured node id after a crash, takes its live leases back at once', async () => {
+    const data = await restartableDatabase();
+    const flags = { simulator: true, nodeId: 'desk-1', databaseUrl: data.databaseUrl } as const;
+    let node: TestServer | undefined = await startTestServer(flags);
+    try {
+      const own = await createTenant(node, 'Desk Co');
+      const id = await createConnection(node, own, 'Desk');
+      await eventually(async () => (await statusOf(node!, id)) === 'CONNECTED');
+      // What a crash leaves instead of a clean stop's release: the lease live for an hour, under a
+      // token the stopping node no longer knows (so its release leaves the lease alone).
+      const db = node.atende.container.db;
+      await db('sessionLeases').where({ connectionId: id }).update({ token: db.raw('token + 1'), expiresAt: db.raw('expires_at + 3600000') });
+      const crashed = await leaseOf(node, id);
+      await node.close();
+      node = await startTestServer(flags);
+      expect(await leaseOf(node, id)).toMatchObject({ nodeId: 'desk-1', token: crashed!.token + 1 });
+      expect(runningOn([node], id)).toEqual([node]);
+    } finally {
+      await node?.close();
+      await data.drop();
+    }
+  }, 30_000);
+});
+
+describe('two nodes without Redis on one database', () => {
+  let first: TestServer;
+  let second: TestServer;
+  let tenant: InboxTenant;
+
+  beforeAll(async () => {
+    first = await startTestServer({ simulator: true });
+    // Started while the first runs no session yet: nothing tells it apart from a lone node.
+    second = await startTestServer({ simulator: true }, { sameDatabaseAs: first });
+    tenant = await createTenant(first, 'Two Alone Co');
+  });
+
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+  });
+
+  it("a node without Redis does not take another one's live lease, across renewals and scans", async () => {
+    const id = await createConnection(first, tenant, 'Held', {}, false);
+    const lease = await eventually(() => leaseOf(first, id), 5000, 'a node to take the lease');
+    const [owner, other] = lease.nodeId === first.config.nodeId ? [first, second] : [second, first];
+    await eventually(async () => runningOn([first, second], id).length === 1, 5000, 'the session to start');
+    await other.atende.container.leases.scan();
+    // Past a renewal and a scan of each node.
+    await new Promise((r) => setTimeout(r, 6000));
+    await other.atende.container.leases.scan();
+    const later = await leaseOf(first, id);
+    expect(later).toMatchObject({ nodeId: owner.config.nodeId, token: lease.token });
+    expect(later!.expiresAt).toBeGreaterThan(lease.expiresAt);
+    expect(runningOn([first, second], id)).toEqual([owner]);
   }, 20_000);
+
+  it('a third node without Redis refuses to start while another runs sessions on the database', async () => {
+    await expect(startTestServer({ simulator: true }, { sameDatabaseAs: first })).rejects.toMatchObject({
+      code: 'ERR_NODE_NEEDS_REDIS',
+      message: expect.stringContaining('every node of one installation needs redisUrl'),
+    });
+    // Its refusal changed nothing: the session still runs on its owner.
+    const leases = await first.atende.container.db('sessionLeases').whereNotNull('nodeId').select('nodeId');
+    expect(leases.length).toBeGreaterThan(0);
+    expect(leases.every((row: { nodeId: string }) => [first.config.nodeId, second.config.nodeId].includes(row.nodeId))).toBe(true);
+  });
 });

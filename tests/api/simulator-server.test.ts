@@ -245,24 +245,29 @@ describe('when the simulator server restarts', () => {
 describe('two nodes of one installation', () => {
   it('the last driver linked to a phone takes it over: its node hears the customers, the other goes quiet', async () => {
     const first = await startTestServer({ simulatorUrl });
-    let second: TestServer | undefined;
+    // Started before the first runs a session: later, a node without Redis would refuse to start.
+    const second = await startTestServer({ simulatorUrl }, { sameDatabaseAs: first });
     try {
       const t = await createTenant(first, 'Two Nodes Co');
       const id = await createConnection(first, t, 'Shared phone');
       await eventually(async () => first.atende.container.sessions.statusOf(id) === 'CONNECTED');
       const heard = { first: [] as string[], second: [] as string[] };
       first.atende.container.bus.on(Events.messageReceived, (event) => void heard.first.push((event.payload as { message: NormalizedMessage }).message.id), 'test');
-
-      second = await startTestServer({ simulatorUrl }, { sameDatabaseAs: first });
       second.atende.container.bus.on(Events.messageReceived, (event) => void heard.second.push((event.payload as { message: NormalizedMessage }).message.id), 'test');
-      await eventually(async () => second!.atende.container.sessions.statusOf(id) === 'CONNECTED', 15_000);
+
+      // The lease moves to the second node as its taking it writes it: its scan starts a driver
+      // there, linked to the phone while the first's still is (until its next renewal).
+      const db = second.atende.container.db;
+      await db('sessionLeases').where({ connectionId: id }).update({ nodeId: second.config.nodeId, token: db.raw('token + 1') });
+      await second.atende.container.leases.scan();
+      await eventually(async () => second.atende.container.sessions.statusOf(id) === 'CONNECTED', 15_000);
 
       // Asked through the first node, answered by the second's journal.
       const res = await first.call('POST', `/api/simulator/${id}/inbound`, { token: t.admin.token, body: { id: 'TAKEN-OVER', from: '5511987654321', name: 'Carla', body: 'Oi' } });
       expect(res.status).toBe(201);
       expect(heard).toEqual({ first: [], second: ['TAKEN-OVER'] });
     } finally {
-      await second?.close();
+      await second.close();
       await first.close();
     }
   });
