@@ -1,8 +1,17 @@
 import type { Knex } from 'knex';
 
 /**
- * SQLite: ticket search bounded by the page (issue 19), as PostgreSQL has it since migration
- * 20261127050000. A narrow table holds each message's folded body beside its ticket, keyed by
+ * Ticket search bounded by the page (issue 19): the probe "has this ticket a matching message",
+ * made for each ticket of a walk in list order, reads one place.
+ *
+ * PostgreSQL: message_search (migration 20261127050000) is read by a covering index, ticket and
+ * folded body, so that a probe reads index pages only (an index-only scan) instead of one heap page
+ * a message, rows that arrive interleaved with other tickets' lying apart. A btree entry holds up
+ * to about 2,700 bytes: the index covers the bodies under 2,000 bytes, and a second one, by ticket
+ * only, the longer ones (the probe asks both). They replace the index by ticket: still one index
+ * entry written a message.
+ *
+ * SQLite: as PostgreSQL has it since migration 20261127050000. A narrow table holds each message's folded body beside its ticket, keyed by
  * (ticket_id, message_id) without rowid: a ticket's rows lie together, so the probe "has this
  * ticket a matching message", made for each ticket of a walk in list order, reads a few short rows
  * from one place. The FTS5 table messages_search stays: it finds the few tickets of a rare term.
@@ -13,6 +22,11 @@ import type { Knex } from 'knex';
  * The fold costs about 10 µs a message with accents (lower() alone: 1 µs), measured.
  */
 const TABLE = 'message_search';
+const PG_OLD = 'message_search_ticket';
+const PG_INDEXES = {
+  message_search_ticket_folded: `${TABLE} (ticket_id) INCLUDE (folded) WHERE octet_length(folded) < 2000`,
+  message_search_ticket_long: `${TABLE} (ticket_id) WHERE octet_length(folded) >= 2000`,
+};
 /** A copy of FOLDED_LETTERS (core/db/sqlite-fold.ts) as this migration wrote it. */
 const LETTERS: Record<string, string> = {
   a: 'àáâãäåÀÁÂÃÄÅ',
@@ -51,8 +65,13 @@ function fold(text: string): string {
   return `CASE WHEN ${text} GLOB '*[À-ÿ]*' THEN ${replaced(smalls, lowered)} ELSE lower(${text}) END`;
 }
 
+async function upPostgres(knex: Knex): Promise<void> {
+  for (const [name, on] of Object.entries(PG_INDEXES)) await knex.raw(`CREATE INDEX IF NOT EXISTS ${name} ON ${on}`);
+  await knex.raw(`DROP INDEX IF EXISTS ${PG_OLD}`);
+}
+
 export async function up(knex: Knex): Promise<void> {
-  if (knex.client.config.client === 'pg') return;
+  if (knex.client.config.client === 'pg') return upPostgres(knex);
   await knex.raw(`CREATE TABLE ${TABLE} (
     ticket_id integer NOT NULL,
     message_id integer NOT NULL,
@@ -74,7 +93,11 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  if (knex.client.config.client === 'pg') return;
+  if (knex.client.config.client === 'pg') {
+    await knex.raw(`CREATE INDEX IF NOT EXISTS ${PG_OLD} ON ${TABLE} (ticket_id)`);
+    for (const name of Object.keys(PG_INDEXES)) await knex.raw(`DROP INDEX IF EXISTS ${name}`);
+    return;
+  }
   for (const trigger of ['insert', 'update', 'delete']) await knex.raw(`DROP TRIGGER IF EXISTS ${TABLE}_${trigger}`);
   await knex.raw(`DROP TABLE IF EXISTS ${TABLE}`);
 }

@@ -99,11 +99,21 @@ async function messageSearch(db: Knex, companyId: number, term: string): Promise
   return { term, folded, ticketIds: rows.length > FEW_MESSAGE_MATCHES ? null : [...new Set(rows.map((r) => r.ticketId))] };
 }
 
-/** The condition "the ticket has a message matching": a probe of the ticket's rows in message_search (its ticket index on PostgreSQL, its key on SQLite) that stops at the first match. */
+/** The bindings of one EXISTS of the PostgreSQL probe. */
+function probeBindings(folded: string): string[] {
+  return ['messageSearch.ticketId', 'tickets.id', 'messageSearch.folded', 'messageSearch.folded', likePattern(folded)];
+}
+
+/** The condition "the ticket has a message matching": a probe of the ticket's rows in message_search (its covering indexes by ticket on PostgreSQL, its key on SQLite) that stops at the first match. */
 function hasMessage(db: Knex, search: MessageSearch): Knex.Raw {
   return isPostgres(db)
-    ? // OFFSET 0 keeps PostgreSQL from turning the EXISTS into a hashed set of every match (measured slower).
-      db.raw(`exists (select 1 from message_search where ?? = ?? and ?? like ? escape '!' offset 0)`, ['messageSearch.ticketId', 'tickets.id', 'messageSearch.folded', likePattern(search.folded)])
+    ? // The bodies under 2,000 bytes from the covering index, the longer ones by the other (migration 20261127080000).
+      // OFFSET 0 keeps PostgreSQL from turning an EXISTS into a hashed set of every match (measured slower).
+      db.raw(
+        `(exists (select 1 from message_search where ?? = ?? and octet_length(??) < 2000 and ?? like ? escape '!' offset 0)
+          or exists (select 1 from message_search where ?? = ?? and octet_length(??) >= 2000 and ?? like ? escape '!' offset 0))`,
+        [...probeBindings(search.folded), ...probeBindings(search.folded)],
+      )
     : db.raw('exists (select 1 from message_search where ?? = ?? and instr(??, ?) > 0)', ['messageSearch.ticketId', 'tickets.id', 'messageSearch.folded', search.folded]);
 }
 
