@@ -59,18 +59,15 @@ async function foldedTerm(db: Knex, term: string): Promise<string> {
 }
 
 /**
- * SQLite: an FTS5 query for the messages that may hold `term`: every trigram of it, taken three
- * characters apart (and the last), without the ones holding a space. It finds a superset of the
- * matches (the probe of message_search confirms them) for much less than the phrase, whose common
- * trigrams ('to ', ' pi') have position lists of most messages to compare. Null: no such trigram.
+ * SQLite: an FTS5 query for the messages that may hold `term`: each of its words of three
+ * characters or more as a phrase, all of them (a single word: the exact FTS5 match). It finds a
+ * superset of the matches (the probe of message_search confirms them) for much less than the whole
+ * phrase, whose trigrams across words ('o p', ' pi') have position lists of most messages to
+ * compare. Null: no word long enough.
  */
-function ftsTrigrams(term: string): string | null {
-  const chars = [...term];
-  const grams = new Set<string>();
-  for (let k = 0; k + 3 <= chars.length; k += 3) grams.add(chars.slice(k, k + 3).join(''));
-  if (chars.length % 3 !== 0 && chars.length >= 3) grams.add(chars.slice(-3).join(''));
-  const kept = [...grams].filter((gram) => !/\s/.test(gram));
-  return kept.length > 0 ? kept.map(ftsPhrase).join(' AND ') : null;
+function ftsWords(term: string): string | null {
+  const words = term.split(/\s+/).filter((word) => [...word].length >= MESSAGE_SEARCH_MIN);
+  return words.length > 0 ? [...new Set(words)].map(ftsPhrase).join(' AND ') : null;
 }
 
 /**
@@ -90,7 +87,7 @@ async function messageSearch(db: Knex, companyId: number, term: string): Promise
       .limit(FEW_MESSAGE_MATCHES + 1)) as { ticketId: number }[];
     return { term, folded, ticketIds: rows.length > FEW_MESSAGE_MATCHES ? null : [...new Set(rows.map((r) => r.ticketId))] };
   }
-  const match = ftsTrigrams(term);
+  const match = ftsWords(term);
   if (!match) return { term, folded, ticketIds: null };
   const rows = await readRows<{ ticketId: number }>(
     db,
