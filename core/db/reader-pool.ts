@@ -8,6 +8,9 @@ const require = createRequire(import.meta.url);
 /** Two cores: one reader each, the main thread writing between them. */
 export const SQLITE_READERS = 2;
 
+/** How much of the database file a reader maps into memory (address space; the pages stay the OS page cache's). */
+const MMAP_SIZE = 1 << 30;
+
 /** Prepared statements a reader keeps (heavy reads are few distinct shapes). */
 const STATEMENTS_KEPT = 100;
 
@@ -21,6 +24,8 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.filename, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 5000');
+// Pages read through a memory map, not a read() call each: a search probes a page per ticket it walks.
+db.pragma('mmap_size = ' + workerData.mmapSize);
 const statements = new Map();
 function prepared(sql) {
   let statement = statements.get(sql);
@@ -57,7 +62,7 @@ class Reader {
   readonly pending = new Map<number, Pending>();
 
   constructor(filename: string, onExit: (reader: Reader) => void) {
-    this.worker = new Worker(READER_SOURCE, { eval: true, workerData: { filename, driver: driverFile(), kept: STATEMENTS_KEPT } });
+    this.worker = new Worker(READER_SOURCE, { eval: true, workerData: { filename, driver: driverFile(), kept: STATEMENTS_KEPT, mmapSize: MMAP_SIZE } });
     // A reader never keeps the process alive: shutdown closes them, and an exit without it must not hang.
     this.worker.unref();
     this.worker.on('message', (answer: { id: number; rows?: unknown[]; error?: { message: string; code?: string } }) => {

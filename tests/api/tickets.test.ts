@@ -7,6 +7,7 @@ import { createMigrationSource } from '../../core/db/migrator.js';
 import { isPostgres } from '../../core/db/database.js';
 import { pluginMigrationDirs } from '../../core/plugins/plugin-loader.js';
 import { FEW_MESSAGE_MATCHES } from '../../core/modules/tickets/tickets-list.js';
+import { FOLDED_LETTERS } from '../../core/db/sqlite-fold.js';
 
 /**
  * The tickets API: who sees which ticket (list, show, change, delete), the list's filters and
@@ -288,6 +289,27 @@ describe('the list’s filters and paging', () => {
     expect(await listIds(admin, `searchParam=${encodeURIComponent('promoções')}`)).toEqual([]);
   });
 
+  it('every accented Latin letter is found by its bare letter and by itself, in capitals or not, in bodies', async () => {
+    const c = await world('Busca Letras');
+    const accented = Object.values(FOLDED_LETTERS).join('');
+    const bare = Object.entries(FOLDED_LETTERS)
+      .map(([letter, letters]) => letter.repeat([...letters].length))
+      .join('');
+    const ticket = await insertTicket(c.t.companyId, { queueId: c.queueA });
+    await insertMessage(c.t.companyId, ticket.id, `Letras: zq${accented}qz.`);
+    const admin = c.t.admin.token;
+    for (const term of [`zq${bare}qz`, `ZQ${bare.toUpperCase()}QZ`, `zq${accented}qz`]) expect(await listIds(admin, `searchParam=${encodeURIComponent(term)}`), term).toEqual([ticket.id]);
+    // Each letter alone, between bare neighbours: the fold of the body is the fold of the term.
+    for (const [letter, letters] of Object.entries(FOLDED_LETTERS)) {
+      for (const one of letters) {
+        const other = await insertTicket(c.t.companyId, { queueId: c.queueA });
+        await insertMessage(c.t.companyId, other.id, `kw${one}wk`);
+        expect(await listIds(admin, `searchParam=${encodeURIComponent(`kw${letter}wk`)}`), one).toEqual([other.id]);
+        await server.atende.container.db('tickets').where({ id: other.id }).delete();
+      }
+    }
+  });
+
   it(`with more than ${FEW_MESSAGE_MATCHES} matching messages a search pages in list order, within sight, following edits and deletes`, async () => {
     const c = await world('Busca Larga');
     const at = (minute: number) => new Date(Date.parse('2025-04-01T12:00:00.000Z') + minute * 60_000).toISOString();
@@ -564,6 +586,36 @@ describe('the folded search migration', () => {
 });
 
 describe('the search table by ticket', () => {
+  it('down and up again: the probe by ticket (SQLite: the narrow table and its triggers; PostgreSQL: the covering indexes) goes and comes back, with the rows written meanwhile', async () => {
+    const w = await world('Busca Tabela Sonda');
+    const ticket = await insertTicket(w.t.companyId, { queueId: w.queueA });
+    await insertMessage(w.t.companyId, ticket.id, 'Endereço de entrega');
+    const { db } = server.atende.container;
+    const config = { migrationSource: createMigrationSource(await pluginMigrationDirs(server.config)), tableName: 'knex_migrations', name: '20261127080000_core_search_by_ticket_sqlite' };
+    const objects = async () =>
+      isPostgres(db)
+        ? ((await db.raw("SELECT indexname AS name FROM pg_indexes WHERE tablename = 'message_search' AND indexname LIKE 'message!_search!_ticket%' ESCAPE '!' ORDER BY 1")).rows as { name: string }[]).map((r) => r.name)
+        : ((await db.raw("SELECT name FROM sqlite_master WHERE name LIKE 'message!_search%' ESCAPE '!' ORDER BY name")) as { name: string }[]).map((r) => r.name);
+    // (On PostgreSQL an earlier test may have made message_search again without them: no check before.)
+    const created = isPostgres(db) ? ['message_search_ticket_folded', 'message_search_ticket_long'] : ['message_search', 'message_search_delete', 'message_search_insert', 'message_search_update'];
+    if (!isPostgres(db)) expect(await objects()).toEqual(created);
+
+    await db.migrate.down(config);
+    expect(await objects()).toEqual(isPostgres(db) ? ['message_search_ticket'] : []);
+    const meanwhile = await insertTicket(w.t.companyId, { queueId: w.queueA });
+    await insertMessage(w.t.companyId, meanwhile.id, 'ENDEREÇO errado');
+
+    await db.migrate.up(config);
+    expect(await objects()).toEqual(created);
+    const admin = w.t.admin.token;
+    expect(sorted(await listIds(admin, 'searchParam=endereco'))).toEqual(sorted([ticket.id, meanwhile.id]));
+    await insertMessage(w.t.companyId, ticket.id, 'Ônibus às três');
+    expect(await listIds(admin, `searchParam=${encodeURIComponent('onibus as')}`)).toEqual([ticket.id]);
+    // A body past the covering index's 2,000 bytes is probed through the other index.
+    await insertMessage(w.t.companyId, meanwhile.id, `${'texto longo '.repeat(300)}Estação Sé`);
+    expect(await listIds(admin, `searchParam=${encodeURIComponent('estacao se')}`)).toEqual([meanwhile.id]);
+  });
+
   it('follows messages written, edited, moved and deleted, one by one and in batches', async () => {
     const w = await world('Busca Por Ticket');
     const admin = w.t.admin.token;

@@ -8,6 +8,7 @@ import { TICKETS_PAGE_SIZE, type ListTicketsQuery } from './tickets.schema.js';
 import type { TicketCardView, TicketView } from '../../contract/views.js';
 import { likePattern } from '../../db/like-pattern.js';
 import { readRows } from '../../db/reader-pool.js';
+import { foldLikeSqlite } from '../../db/sqlite-fold.js';
 
 /** `count` stops here: counting 100,000 rows for a badge is wasted work (DESIGN §10). */
 export const TICKETS_COUNT_CAP = 1000;
@@ -23,14 +24,19 @@ export interface TicketPage {
 }
 
 /**
- * PostgreSQL: up to this many matching messages a search reads them all and keeps their tickets;
- * beyond, it walks the tickets in list order and asks each whether it has a matching message, so
- * it stops at the page.
+ * Up to this many matching messages (and contacts), a search reads them all and keeps their
+ * tickets: the page is then a sort of those few. Beyond, it walks the tickets in list order and asks
+ * each whether it has a matching message, an index probe, so it stops at the page: many matches
+ * make the walk short.
  */
 export const FEW_MESSAGE_MATCHES = 1000;
 
-/** How a search finds the tickets with a matching message: their ids (few matches on PostgreSQL), or null. */
-type MessageSearch = { term: string; ticketIds: number[] | null };
+/**
+ * A search's message side: the term as message_search holds bodies (folded by atende_fold on
+ * PostgreSQL, by the SQL of sqlite-fold.ts on SQLite), and the tickets of its matching messages
+ * when they are few (null: many, walk).
+ */
+type MessageSearch = { term: string; folded: string; ticketIds: number[] | null };
 
 /** An FTS5 phrase: with the trigram tokenizer it matches the term as a substring, folding case and accents. */
 function ftsPhrase(term: string): string {
@@ -42,44 +48,70 @@ function foldedLike(column: string, term: string): [string, string[]] {
   return [`atende_fold(??) like atende_fold(?) escape '!'`, [column, likePattern(term)]];
 }
 
-/** On PostgreSQL, message_search rows (migration 20261127050000) whose folded body holds `term`. */
-function searchRowsLike(term: string): [string, string[]] {
-  return [`?? like atende_fold(?) escape '!'`, ['messageSearch.folded', likePattern(term)]];
+/**
+ * The term folded as message_search holds bodies: on PostgreSQL by atende_fold, asked once here so
+ * that no probe folds it again; on SQLite as the table's triggers fold (sqlite-fold.ts).
+ */
+async function foldedTerm(db: Knex, term: string): Promise<string> {
+  if (!isPostgres(db)) return foldLikeSqlite(term);
+  const { rows } = (await db.raw('select atende_fold(?) as folded', [term])) as { rows: { folded: string }[] };
+  return rows[0]!.folded;
 }
 
 /**
- * PostgreSQL: the tickets of the messages matching `term` through the trigram index on
- * message_search.folded, or null when more than FEW_MESSAGE_MATCHES messages match. SQLite asks
- * nothing first (see whereHasMessage).
+ * SQLite: an FTS5 query for the messages that may hold `term`: each of its words of three
+ * characters or more as a phrase, all of them (a single word: the exact FTS5 match). It finds a
+ * superset of the matches (the probe of message_search confirms them) for much less than the whole
+ * phrase, whose trigrams across words ('o p', ' pi') have position lists of most messages to
+ * compare. Null: no word long enough.
+ */
+function ftsWords(term: string): string | null {
+  const words = term.split(/\s+/).filter((word) => [...word].length >= MESSAGE_SEARCH_MIN);
+  return words.length > 0 ? [...new Set(words)].map(ftsPhrase).join(' AND ') : null;
+}
+
+/**
+ * The tickets that may hold a message matching `term`, or null when more than FEW_MESSAGE_MATCHES
+ * messages may: through the trigram index of message_search.folded on PostgreSQL, the FTS5 table
+ * messages_search on SQLite (whose rowid carries the ticket, (ticket_id << 32) + id). Either stops
+ * at the first FEW_MESSAGE_MATCHES + 1 matches. The probe of message_search confirms each ticket
+ * (hasMessage): on SQLite the FTS5 query is a superset and folds more than message_search.
  */
 async function messageSearch(db: Knex, companyId: number, term: string): Promise<MessageSearch> {
-  if (!isPostgres(db)) return { term, ticketIds: null };
-  const rows = (await db('messageSearch')
-    .where('messageSearch.companyId', companyId)
-    .whereRaw(...searchRowsLike(term))
-    .select('messageSearch.ticketId')
-    .limit(FEW_MESSAGE_MATCHES + 1)) as { ticketId: number }[];
-  return { term, ticketIds: rows.length > FEW_MESSAGE_MATCHES ? null : [...new Set(rows.map((r) => r.ticketId))] };
+  const folded = await foldedTerm(db, term);
+  if (isPostgres(db)) {
+    const rows = (await db('messageSearch')
+      .where('messageSearch.companyId', companyId)
+      .whereRaw("?? like ? escape '!'", ['messageSearch.folded', likePattern(folded)])
+      .select('messageSearch.ticketId')
+      .limit(FEW_MESSAGE_MATCHES + 1)) as { ticketId: number }[];
+    return { term, folded, ticketIds: rows.length > FEW_MESSAGE_MATCHES ? null : [...new Set(rows.map((r) => r.ticketId))] };
+  }
+  const match = ftsWords(term);
+  if (!match) return { term, folded, ticketIds: null };
+  const rows = await readRows<{ ticketId: number }>(
+    db,
+    db.from('messagesSearch').whereRaw('?? match ?', ['messagesSearch', match]).select(db.raw('rowid >> 32 as ??', ['ticketId'])).limit(FEW_MESSAGE_MATCHES + 1),
+  );
+  return { term, folded, ticketIds: rows.length > FEW_MESSAGE_MATCHES ? null : [...new Set(rows.map((r) => r.ticketId))] };
 }
 
-/**
- * The condition "the ticket has a message matching". SQLite: the FTS5 table messages_search, whose
- * rowid carries the ticket ((ticket_id << 32) + id), names the tickets of every match without
- * reading a message (a set built once; an FTS5 query per ticket costs about as much as one over
- * all, measured). PostgreSQL: the ticket's id among the few found, or (many matches) a probe of the
- * ticket's folded bodies in message_search, by its ticket index, that stops at the first match.
- */
-function whereHasMessage(db: Knex, w: Knex.QueryBuilder, search: MessageSearch): void {
-  if (!isPostgres(db)) {
-    // The unary + keeps the planner walking the tickets in update order (see whereSearch).
-    w.orWhereRaw('+?? in (select rowid >> 32 from messages_search where messages_search match ?)', ['tickets.id', ftsPhrase(search.term)]);
-  } else if (search.ticketIds) {
-    if (search.ticketIds.length > 0) w.orWhereIn('tickets.id', search.ticketIds);
-  } else {
-    // OFFSET 0 keeps PostgreSQL from turning the EXISTS into a hashed set of every match (measured slower).
-    const [like, bindings] = searchRowsLike(search.term);
-    w.orWhereRaw(`exists (select 1 from message_search where ?? = ?? and ${like} offset 0)`, ['messageSearch.ticketId', 'tickets.id', ...bindings]);
-  }
+/** The bindings of one EXISTS of the PostgreSQL probe. */
+function probeBindings(folded: string): string[] {
+  return ['messageSearch.ticketId', 'tickets.id', 'messageSearch.folded', 'messageSearch.folded', likePattern(folded)];
+}
+
+/** The condition "the ticket has a message matching": a probe of the ticket's rows in message_search (its covering indexes by ticket on PostgreSQL, its key on SQLite) that stops at the first match. */
+function hasMessage(db: Knex, search: MessageSearch): Knex.Raw {
+  return isPostgres(db)
+    ? // The bodies under 2,000 bytes from the covering index, the longer ones by the other (migration 20261127080000).
+      // OFFSET 0 keeps PostgreSQL from turning an EXISTS into a hashed set of every match (measured slower).
+      db.raw(
+        `(exists (select 1 from message_search where ?? = ?? and octet_length(??) < 2000 and ?? like ? escape '!' offset 0)
+          or exists (select 1 from message_search where ?? = ?? and octet_length(??) >= 2000 and ?? like ? escape '!' offset 0))`,
+        [...probeBindings(search.folded), ...probeBindings(search.folded)],
+      )
+    : db.raw('exists (select 1 from message_search where ?? = ?? and instr(??, ?) > 0)', ['messageSearch.ticketId', 'tickets.id', 'messageSearch.folded', search.folded]);
 }
 
 /** The contacts whose name (folding case and accents) or number holds `term`. */
@@ -100,21 +132,47 @@ function contactsMatching(db: Knex, companyId: number, term: string): Knex.Query
     .select('contacts.id');
 }
 
+/** A search whose matches are few: the contacts matching, and every ticket that may match (the tickets of the messages found and of those contacts). */
+type FewMatches = { contactIds: number[]; ticketIds: number[] };
+
 /**
- * The search condition. On SQLite the unary + keeps the planner from turning the contact match into
- * index lookups whose results must all be sorted: it walks the tickets in update order and stops at
- * the page, so a broad term ('a', typed first) costs no more than a narrow one. On PostgreSQL, when
- * the matching messages are few, the contacts come as an array: both sides are then index lookups
- * (a bitmap OR) whose few tickets are sorted, instead of a walk through every ticket that ends
- * only when the list does (a page that the few matches do not fill).
+ * With few matching messages, the contacts matching and their tickets, when few too (up to
+ * FEW_MESSAGE_MATCHES contacts and twice as many tickets): the search is then a sort of those few
+ * tickets, read by id. Null: a walk in list order finds the page sooner.
  */
-function whereSearch(db: Knex, q: Knex.QueryBuilder, companyId: number, term: string, messages: MessageSearch | undefined): void {
-  const contacts = contactsMatching(db, companyId, term);
+async function fewMatches(db: Knex, companyId: number, term: string, messages: MessageSearch): Promise<FewMatches | null> {
+  const contacts = await readRows<{ id: number }>(db, contactsMatching(db, companyId, term).limit(FEW_MESSAGE_MATCHES + 1));
+  if (contacts.length > FEW_MESSAGE_MATCHES) return null;
+  const contactIds = contacts.map((r) => r.id);
+  const byContact =
+    contactIds.length === 0
+      ? []
+      : await readRows<{ id: number }>(db, db('tickets').where('tickets.companyId', companyId).whereIn('tickets.contactId', contactIds).select('tickets.id').limit(2 * FEW_MESSAGE_MATCHES + 1));
+  if (byContact.length > 2 * FEW_MESSAGE_MATCHES) return null;
+  return { contactIds, ticketIds: [...new Set([...messages.ticketIds!, ...byContact.map((r) => r.id)])] };
+}
+
+/**
+ * The search condition. When the matches are few, the tickets are those few, read by id, each
+ * checked (its contact among the matching ones, or a message probed) and sorted. Otherwise the
+ * tickets are walked in list order, each checked against the contacts (a set built once) and
+ * probed for a matching message, and the walk stops at the page: many matches make it short, so a
+ * broad term ('a', typed first) costs no more than a narrow one. On SQLite the unary + keeps the
+ * planner walking the tickets in update order instead of turning the contact match into index
+ * lookups whose results must all be sorted.
+ */
+function whereSearch(db: Knex, q: Knex.QueryBuilder, companyId: number, term: string, messages: MessageSearch | undefined, few: FewMatches | null): void {
+  if (few) {
+    q.whereIn('tickets.id', few.ticketIds).where((w) => {
+      if (few.contactIds.length > 0) w.whereIn('tickets.contactId', few.contactIds);
+      w.orWhereRaw(hasMessage(db, messages!));
+    });
+    return;
+  }
   q.where((w) => {
-    if (!isPostgres(db)) w.whereRaw('+?? in ?', ['tickets.contactId', contacts]);
-    else if (messages?.ticketIds) w.whereRaw('?? = any(array(?))', ['tickets.contactId', contacts]);
-    else w.whereRaw('?? in ?', ['tickets.contactId', contacts]);
-    if (messages) whereHasMessage(db, w, messages);
+    if (!isPostgres(db)) w.whereRaw('+?? in ?', ['tickets.contactId', contactsMatching(db, companyId, term)]);
+    else w.whereRaw('?? in ?', ['tickets.contactId', contactsMatching(db, companyId, term)]);
+    if (messages) w.orWhereRaw(hasMessage(db, messages));
   });
 }
 
@@ -134,7 +192,7 @@ function narrowToQueues(q: Knex.QueryBuilder, viewer: TicketViewer, asked: numbe
  * without showAll and search, an agent's open and closed lists hold their own tickets and the
  * pending list every pending ticket they may see; admins with showAll see the whole status.
  */
-function ticketsQuery(db: Knex, viewer: TicketViewer, query: ListTicketsQuery, timeZone: string, messages: MessageSearch | undefined): Knex.QueryBuilder {
+function ticketsQuery(db: Knex, viewer: TicketViewer, query: ListTicketsQuery, timeZone: string, messages?: MessageSearch, few: FewMatches | null = null): Knex.QueryBuilder {
   const me = viewer.user.id;
   const q = db('tickets').where('tickets.companyId', viewer.user.companyId);
   if (query.status) q.where('tickets.status', query.status);
@@ -158,7 +216,7 @@ function ticketsQuery(db: Knex, viewer: TicketViewer, query: ListTicketsQuery, t
   }
   if (query.withUnreadMessages) q.where('tickets.unreadMessages', '>', 0);
 
-  if (searching) whereSearch(db, q, viewer.user.companyId, query.searchParam, messages);
+  if (searching) whereSearch(db, q, viewer.user.companyId, query.searchParam, messages, few);
   return q;
 }
 
@@ -186,7 +244,7 @@ export async function listTickets(db: Knex, viewer: TicketViewer, query: ListTic
   const offset = (query.pageNumber - 1) * TICKETS_PAGE_SIZE;
   const term = query.searchParam;
   if (term === '') {
-    const matching = () => ticketsQuery(db, viewer, query, timeZone, undefined);
+    const matching = () => ticketsQuery(db, viewer, query, timeZone);
     const [page, count] = await Promise.all([
       ticketViews(db, newestFirst(matching()).limit(TICKETS_PAGE_SIZE).offset(offset)),
       cappedCount(db, matching(), Math.max(TICKETS_COUNT_CAP, offset + TICKETS_PAGE_SIZE + 1)),
@@ -194,8 +252,10 @@ export async function listTickets(db: Knex, viewer: TicketViewer, query: ListTic
     return { tickets: page, count: Math.min(count, TICKETS_COUNT_CAP), hasMore: count > offset + TICKETS_PAGE_SIZE };
   }
   const messages = [...term].length >= MESSAGE_SEARCH_MIN ? await messageSearch(db, viewer.user.companyId, term) : undefined;
+  // Few matching messages: the contacts too, when few, so that the tickets are read by id, not walked.
+  const few = messages?.ticketIds ? await fewMatches(db, viewer.user.companyId, term, messages) : null;
   // A search is the heavy read of a list: off the event loop where the database allows it.
-  const rows = await readRows<{ id: number }>(db, newestFirst(ticketsQuery(db, viewer, query, timeZone, messages).select('tickets.id')).limit(offset + TICKETS_PAGE_SIZE + 1));
+  const rows = await readRows<{ id: number }>(db, newestFirst(ticketsQuery(db, viewer, query, timeZone, messages, few).select('tickets.id')).limit(offset + TICKETS_PAGE_SIZE + 1));
   return {
     tickets: await ticketViewsOf(db, viewer.user.companyId, rows.slice(offset, offset + TICKETS_PAGE_SIZE).map((r) => r.id)),
     count: Math.min(rows.length, TICKETS_COUNT_CAP),
