@@ -184,8 +184,12 @@ describe.skipIf(!redisUrl)('WhatsApp sessions owned by lease across nodes', () =
       return row && row.token >= before!.token + 2 ? row : undefined;
     }, 30_000, 'a node to take the lease');
     const owner = [a, b, ...extra].find((n) => n.config.nodeId === lease.nodeId)!;
-    await eventually(async () => (await statusOf(a, id)) === 'CONNECTED' && runningOn([a, b, ...extra], id).length === 1, 30_000, 'the new owner to connect');
-    expect(runningOn([a, b, ...extra], id)).toEqual([owner]);
+    // Until its next renewal finds the token moved, the stalled node's driver still shows: the
+    // session is settled once the new owner's driver is the only one left, connected.
+    await eventually(async () => {
+      const running = runningOn([a, b, ...extra], id);
+      return (await statusOf(a, id)) === 'CONNECTED' && running.length === 1 && running[0] === owner;
+    }, 30_000, 'the new owner to connect, alone');
     expect(Date.now() - taken).toBeLessThan(30_000);
   }, 40_000);
 
