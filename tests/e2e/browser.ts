@@ -122,6 +122,13 @@ export async function chooseOptions(page: Page, select: Locator, labels: string[
     const option = open.locator(`.ant-select-item-option[title="${label}"]`);
     if (!multiple) {
       await option.click();
+      try {
+        await expect.poll(() => field.textContent(), { timeout: 2000 }).toContain(label);
+      } catch {
+        // A click lost to the list's opening animation: the list is opened again if it closed, and the option clicked again.
+        if ((await open.count()) === 0) await select.click();
+        await option.click();
+      }
       continue;
     }
     const selected = async () => ((await option.getAttribute('class')) ?? '').includes('ant-select-item-option-selected');
