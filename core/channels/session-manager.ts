@@ -72,7 +72,6 @@ interface Session {
   events: Promise<void>;
 }
 
-
 /**
  * One driver per connection, made by the provider registry from the connection's `provider`, run
  * only while this node holds the connection's lease (one node of the installation at a time).

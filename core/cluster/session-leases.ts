@@ -145,12 +145,13 @@ export class SessionLeases {
    * nodes running sessions on this database now (or stalled, or dead less than a lease ago).
    */
   async others(): Promise<string[]> {
-    const rows: { nodeId: string }[] = await this.db(TABLE)
-      .whereNotNull('nodeId')
-      .whereNot('nodeId', this.nodeId)
-      .where('expiresAt', '>', databaseNow(this.db))
-      .distinct('nodeId');
-    return rows.map((row) => row.nodeId).filter((holder) => !deadPredecessor(holder, this.nodeId));
+    return (await this.liveHolders()).filter((holder) => !deadPredecessor(holder, this.nodeId));
+  }
+
+  /** The nodes holding live leases, this one among them. */
+  private async liveHolders(): Promise<string[]> {
+    const rows: { nodeId: string }[] = await this.db(TABLE).whereNotNull('nodeId').where('expiresAt', '>', databaseNow(this.db)).distinct('nodeId');
+    return rows.map((row) => row.nodeId);
   }
 
   /**
@@ -312,16 +313,12 @@ export class SessionLeases {
    */
   private async predecessors(): Promise<string[]> {
     if (!this.alone) return [];
-    const rows: { nodeId: string }[] = await this.db(TABLE)
-      .whereNotNull('nodeId')
-      .where('expiresAt', '>', databaseNow(this.db))
-      .distinct('nodeId');
-    const holders = rows.map((row) => row.nodeId);
-    const others = holders.filter((holder) => !deadPredecessor(holder, this.nodeId));
-    const unheard = others.filter((holder) => !this.toldOf.has(holder));
+    const holders = await this.liveHolders();
+    const dead = holders.filter((holder) => deadPredecessor(holder, this.nodeId));
+    const unheard = holders.filter((holder) => !dead.includes(holder) && !this.toldOf.has(holder));
     if (unheard.length > 0) this.log.error({ others: unheard }, 'another node runs WhatsApp sessions on this database: every node needs redisUrl (its leases are left to it)');
     for (const holder of unheard) this.toldOf.add(holder);
-    return [this.nodeId, ...holders.filter((holder) => !others.includes(holder))];
+    return [...new Set([this.nodeId, ...dead])];
   }
 
   /** A lease this node may take: released or expired, or (alone) held by one of its dead earlier runs. */

@@ -116,7 +116,6 @@ export interface SimulatorBackend extends SimulatorApi {
   link(connectionId: number, listener: PhoneListener): PhonePort;
 }
 
-
 /** Looks like a WhatsApp message id (upper-case hex), marked as the simulator's. */
 function messageId(): string {
   return `SIM${randomBytes(8).toString('hex').toUpperCase()}`;

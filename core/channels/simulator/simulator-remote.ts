@@ -29,7 +29,6 @@ function unreachable(url: string): AppError {
   return new AppError(ErrorCode.ERR_SIMULATOR_UNREACHABLE, 502, `The simulator server at ${url} cannot be reached`);
 }
 
-
 /** The phones of `atende simulate server` (ATENDE_SIMULATOR_URL): its test API over HTTP, its phones over sockets. */
 export class RemoteSimulator implements SimulatorBackend {
   private readonly url: string;

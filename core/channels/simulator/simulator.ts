@@ -55,7 +55,6 @@ async function sha256Of(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
-
 /**
  * The simulated WhatsApp as a node sees it: the driver factory of simulator connections and the
  * test API (scan, inbound, outbox, ...). Its phones live in this process, or, with

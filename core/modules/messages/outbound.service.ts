@@ -317,9 +317,11 @@ export class OutboundService {
 
   /**
    * Runs `here` on this node when it runs the ticket's session or no node does (the send then
-   * fails and is retried, as on one node); otherwise asks the node that runs it.
+   * fails and is retried, as on one node); otherwise asks the node that runs it. Without Redis no
+   * other node exists: nothing to look up.
    */
   private async whereSessionRuns<T>(ticketId: number, method: string, args: unknown, here: () => Promise<T>): Promise<T> {
+    if (!this.infra.cluster.shared) return here();
     const ticket = await Ticket.query(this.infra.db).findById(ticketId).select('whatsappId');
     const owner = ticket?.whatsappId ? await this.deps.sessions.otherOwner(ticket.whatsappId) : undefined;
     return owner ? this.infra.cluster.calls.call<T>(owner, method, args) : here();

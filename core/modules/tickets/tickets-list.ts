@@ -36,7 +36,12 @@ export const FEW_MESSAGE_MATCHES = 1000;
  * PostgreSQL, by the SQL of sqlite-fold.ts on SQLite), and the tickets of its matching messages
  * when they are few (null: many, walk).
  */
-type MessageSearch = { term: string; folded: string; ticketIds: number[] | null };
+type MessageSearch = { folded: string; ticketIds: number[] | null };
+
+/** The tickets of the matching messages read (at most FEW_MESSAGE_MATCHES + 1), or null when they are more than few. */
+function fewTickets(rows: { ticketId: number }[]): number[] | null {
+  return rows.length > FEW_MESSAGE_MATCHES ? null : [...new Set(rows.map((r) => r.ticketId))];
+}
 
 /** An FTS5 phrase: with the trigram tokenizer it matches the term as a substring, folding case and accents. */
 function ftsPhrase(term: string): string {
@@ -85,15 +90,15 @@ async function messageSearch(db: Knex, companyId: number, term: string): Promise
       .whereRaw("?? like ? escape '!'", ['messageSearch.folded', likePattern(folded)])
       .select('messageSearch.ticketId')
       .limit(FEW_MESSAGE_MATCHES + 1)) as { ticketId: number }[];
-    return { term, folded, ticketIds: rows.length > FEW_MESSAGE_MATCHES ? null : [...new Set(rows.map((r) => r.ticketId))] };
+    return { folded, ticketIds: fewTickets(rows) };
   }
   const match = ftsWords(term);
-  if (!match) return { term, folded, ticketIds: null };
+  if (!match) return { folded, ticketIds: null };
   const rows = await readRows<{ ticketId: number }>(
     db,
     db.from('messagesSearch').whereRaw('?? match ?', ['messagesSearch', match]).select(db.raw('rowid >> 32 as ??', ['ticketId'])).limit(FEW_MESSAGE_MATCHES + 1),
   );
-  return { term, folded, ticketIds: rows.length > FEW_MESSAGE_MATCHES ? null : [...new Set(rows.map((r) => r.ticketId))] };
+  return { folded, ticketIds: fewTickets(rows) };
 }
 
 /** The bindings of one EXISTS of the PostgreSQL probe. */
@@ -170,8 +175,7 @@ function whereSearch(db: Knex, q: Knex.QueryBuilder, companyId: number, term: st
     return;
   }
   q.where((w) => {
-    if (!isPostgres(db)) w.whereRaw('+?? in ?', ['tickets.contactId', contactsMatching(db, companyId, term)]);
-    else w.whereRaw('?? in ?', ['tickets.contactId', contactsMatching(db, companyId, term)]);
+    w.whereRaw(`${isPostgres(db) ? '' : '+'}?? in ?`, ['tickets.contactId', contactsMatching(db, companyId, term)]);
     if (messages) w.orWhereRaw(hasMessage(db, messages));
   });
 }

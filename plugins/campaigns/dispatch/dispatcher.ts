@@ -308,19 +308,16 @@ export class Dispatcher {
     const found = new Map<string, true>();
     const byCompany = new Map<number, string[]>();
     for (const key of keys) {
-      const companyId = Number(key.slice(0, key.indexOf('|')));
-      byCompany.set(companyId, [...(byCompany.get(companyId) ?? []), key.slice(key.lastIndexOf('|') + 1)]);
+      const [companyId, , number] = key.split('|') as [string, string, string];
+      byCompany.set(Number(companyId), [...(byCompany.get(Number(companyId)) ?? []), number]);
     }
     for (const [companyId, numbers] of byCompany) {
       const unique = [...new Set(numbers)];
       for (let i = 0; i < unique.length; i += REPLY_CHECK_CHUNK) {
-        const rows: { whatsappId: number; number: string }[] = await this.app
-          .db('campaignShippings')
-          .join('campaigns', 'campaigns.id', 'campaignShippings.campaignId')
-          .where({ 'campaignShippings.companyId': companyId, 'campaignShippings.state': 'awaiting', 'campaigns.status': 'EM_ANDAMENTO' })
-          .whereNull('campaignShippings.confirmedAt')
-          .whereIn('campaignShippings.number', unique.slice(i, i + REPLY_CHECK_CHUNK))
-          .distinct('campaigns.whatsappId', 'campaignShippings.number');
+        const rows: { whatsappId: number; number: string }[] = await this.awaiting(companyId, unique.slice(i, i + REPLY_CHECK_CHUNK)).distinct(
+          'campaigns.whatsappId',
+          'campaignShippings.number',
+        );
         for (const row of rows) found.set(replyKey(companyId, row.whatsappId, row.number), true);
       }
     }
@@ -335,7 +332,9 @@ export class Dispatcher {
    * is found by the tick.
    */
   async replied(companyId: number, whatsappId: number, number: string, body: string): Promise<void> {
-    const awaiting = await this.awaiting(companyId, whatsappId, canonicalNumber(number));
+    const awaiting: { id: number; campaignId: number }[] = await this.awaiting(companyId, [canonicalNumber(number)])
+      .where('campaigns.whatsappId', whatsappId)
+      .select('campaignShippings.id', 'campaignShippings.campaignId');
     if (awaiting.length === 0) return;
     const words = (await this.settings.read(companyId)).optOutWords;
     if (words.includes(body.trim().toUpperCase())) return;
@@ -349,12 +348,14 @@ export class Dispatcher {
     }
   }
 
-  /** The number's contacts awaiting a confirmation of a running campaign of the connection. */
-  private awaiting(companyId: number, whatsappId: number, number: string) {
-    return Shipping.query(this.app.db)
-      .where({ 'campaignShippings.companyId': companyId, number, state: 'awaiting' })
-      .whereNull('confirmedAt')
-      .whereExists(Campaign.query(this.app.db).whereColumn('campaigns.id', 'campaignShippings.campaignId').where({ whatsappId, status: 'EM_ANDAMENTO' }));
+  /** The numbers' contacts awaiting a confirmation of a running campaign, joined to their campaign (its connection: campaigns.whatsappId). */
+  private awaiting(companyId: number, numbers: string[]) {
+    return this.app
+      .db('campaignShippings')
+      .join('campaigns', 'campaigns.id', 'campaignShippings.campaignId')
+      .where({ 'campaignShippings.companyId': companyId, 'campaignShippings.state': 'awaiting', 'campaigns.status': 'EM_ANDAMENTO' })
+      .whereNull('campaignShippings.confirmedAt')
+      .whereIn('campaignShippings.number', numbers);
   }
 
   /**
