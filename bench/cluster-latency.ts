@@ -3,9 +3,9 @@ import { connect } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
-import pg from 'pg';
 import WebSocket from 'ws';
-import { api, bin, cleanEnv, freePort, serving, startSimulatorServer, until } from '../tests/helpers/cli.js';
+import { api, bin, cleanEnv, freePort, initSite, serving, startSimulatorServer, until } from '../tests/helpers/cli.js';
+import { createPgDatabase } from '../tests/helpers/server.js';
 import { ms, quantile, rate, type Figures } from './figures.js';
 
 /**
@@ -118,21 +118,12 @@ export async function clusterLatency(): Promise<Figures> {
   if (missing.length > 0) return { 'two nodes': `skipped: needs ${missing.join(' and ')}` };
 
   const work = mkdtempSync(path.join(tmpdir(), 'atende-bench-nodes-'));
-  const name = `atende_bench_nodes_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: pgBase });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const databaseUrl = new URL(pgBase!);
-  databaseUrl.pathname = `/${name}`;
+  const database = await createPgDatabase(pgBase);
   const env = { ...cleanEnv, ATENDE_LOG_LEVEL: 'warn' };
   const nodes: Node[] = [];
   let phones: ResultPromise | undefined;
   try {
-    const init = await execa(
-      'node',
-      [bin, 'init', '--yes', '--dir', 'site', '--db', 'postgres', '--database-url', databaseUrl.toString(), '--admin-email', EMAIL, '--admin-password', PASSWORD],
-      { cwd: work, env, extendEnv: false, reject: false },
-    );
+    const init = await initSite(work, 'site', { email: EMAIL, password: PASSWORD }, database.url);
     if (init.exitCode !== 0) throw new Error(`atende init failed: ${init.stderr}`);
     const simulator = await startSimulatorServer({ cwd: work });
     phones = simulator.sub;
@@ -190,8 +181,7 @@ export async function clusterLatency(): Promise<Figures> {
     await Promise.all(nodes.map((node) => node.sub));
     phones?.kill('SIGTERM');
     await phones;
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
+    await database.drop();
     rmSync(work, { recursive: true, force: true });
   }
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, bin, cleanEnv as env, freePort, serving, until } from '../helpers/cli.js';
+import { api, bin, cleanEnv as env, initSite, freePort, serving, until } from '../helpers/cli.js';
 import { createPgDatabase } from '../helpers/server.js';
 import { SqliteDriver } from '../../core/db/sqlite-driver.js';
 
@@ -62,14 +62,7 @@ describe.each(databases)('a node without Redis ($name)', ({ name }) => {
 
   beforeAll(async () => {
     pgDatabase = name === 'PostgreSQL' ? await createPgDatabase() : undefined;
-    const database = pgDatabase ? ['--db', 'postgres', '--database-url', pgDatabase.url] : [];
-    const init = await execa('node', [bin, 'init', '--yes', '--dir', dir, '--admin-email', EMAIL, '--admin-password', PASSWORD, ...database], {
-      cwd: work,
-      env,
-      extendEnv: false,
-      reject: false,
-      timeout: 60_000,
-    });
+    const init = await initSite(work, dir, { email: EMAIL, password: PASSWORD }, pgDatabase?.url);
     expect(init.exitCode, init.stderr).toBe(0);
   });
   afterAll(async () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, bin, cleanEnv as env, freePort, serving, startSimulatorServer, until } from '../helpers/cli.js';
+import { api, bin, cleanEnv as env, initSite, freePort, serving, startSimulatorServer, until } from '../helpers/cli.js';
 import { createPgDatabase } from '../helpers/server.js';
 import { openSocket, type TestSocket } from '../helpers/socket.js';
 
@@ -55,11 +55,7 @@ describe.skipIf(!pgBase || !redisUrl)('three nodes, one killed', () => {
   beforeAll(async () => {
     work = mkdtempSync(path.join(tmpdir(), 'atende-cluster-'));
     database = await createPgDatabase();
-    const init = await execa(
-      'node',
-      [bin, 'init', '--yes', '--dir', 'site', '--db', 'postgres', '--database-url', database.url, '--admin-email', EMAIL, '--admin-password', PASSWORD],
-      { cwd: work, env, extendEnv: false, reject: false, timeout: 60_000 },
-    );
+    const init = await initSite(work, 'site', { email: EMAIL, password: PASSWORD }, database.url);
     expect(init.exitCode, init.stderr).toBe(0);
     ({ sub: phones, url: simulatorUrl } = await startSimulatorServer({ cwd: work }));
     // One after another: the first start finds the schema as init left it, the others find it up to date.

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, bin, cleanEnv as env, freePort, serving, startSimulatorServer, until } from '../helpers/cli.js';
+import { api, bin, cleanEnv as env, initSite, serving, startSimulatorServer, until } from '../helpers/cli.js';
 import { createPgDatabase } from '../helpers/server.js';
 import { SqliteDriver } from '../../core/db/sqlite-driver.js';
 
@@ -67,12 +67,7 @@ describe.each(databases)('kill -9 in the middle of an inbound burst ($name)', ({
 
   beforeAll(async () => {
     pgDatabase = name === 'PostgreSQL' ? await createPgDatabase() : undefined;
-    const database = pgDatabase ? ['--db', 'postgres', '--database-url', pgDatabase.url] : [];
-    const init = await execa(
-      'node',
-      [bin, 'init', '--yes', '--dir', dir, '--port', String(await freePort()), '--admin-email', EMAIL, '--admin-password', PASSWORD, ...database],
-      { cwd: work, env, extendEnv: false, reject: false, timeout: 60_000 },
-    );
+    const init = await initSite(work, dir, { email: EMAIL, password: PASSWORD }, pgDatabase?.url);
     expect(init.exitCode, init.stderr).toBe(0);
   });
   afterAll(async () => {

@@ -24,6 +24,16 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * `atende init --yes` of the site `dir` under `cwd`, with that super admin, on SQLite or (with
+ * `databaseUrl`) on that PostgreSQL database; answers the finished command for the test to check.
+ */
+export async function initSite(cwd: string, dir: string, admin: { email: string; password: string }, databaseUrl?: string) {
+  const database = databaseUrl ? ['--db', 'postgres', '--database-url', databaseUrl] : [];
+  const args = ['init', '--yes', '--dir', dir, '--port', String(await freePort()), '--admin-email', admin.email, '--admin-password', admin.password, ...database];
+  return execa('node', [bin, ...args], { cwd, env: cleanEnv, extendEnv: false, reject: false, timeout: 60_000 });
+}
+
 /** Resolves once `serve` prints its plain `serving <url>` line, with the URL and what it printed so far. */
 export function serving(sub: ResultPromise, timeoutMs = 90_000): Promise<{ url: string; output: string }> {
   return printedUrl(sub, /^serving (http:\/\/\S+)/m, timeoutMs);

@@ -48,8 +48,7 @@ export interface CallResult {
 }
 
 /** A fresh PostgreSQL database on ATENDE_TEST_PG_URL's server (one per test server), dropped on close. */
-export async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const base = process.env.ATENDE_TEST_PG_URL;
+export async function createPgDatabase(base = process.env.ATENDE_TEST_PG_URL): Promise<{ url: string; drop: () => Promise<void> }> {
   if (!base) throw new Error('ATENDE_TEST_DB=pg needs ATENDE_TEST_PG_URL');
   const name = `atende_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = new pg.Client({ connectionString: base });
