@@ -106,6 +106,12 @@ export async function shot(page: Page, name: string): Promise<void> {
   await screenshot(page, name);
 }
 
+/** An option of an open antd list: by its title, or by its whole text when its label is not plain text (a logo beside it). */
+function optionOf(open: Locator, label: string): Locator {
+  const whole = new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+  return open.locator(`.ant-select-item-option[title="${label}"]`).or(open.locator('.ant-select-item-option').filter({ hasText: whole }));
+}
+
 /**
  * Picks the options titled `labels` of an antd select (one for a single select) and waits until
  * the select shows each. A list still closing from the last choice holds options too: the pick
@@ -119,7 +125,7 @@ export async function chooseOptions(page: Page, select: Locator, labels: string[
   const field = select.locator('xpath=ancestor-or-self::*[contains(concat(" ", normalize-space(@class), " "), " ant-select ")][1]');
   const multiple = ((await field.getAttribute('class')) ?? '').includes('ant-select-multiple');
   for (const label of labels) {
-    const option = open.locator(`.ant-select-item-option[title="${label}"]`);
+    const option = optionOf(open, label);
     if (!multiple) {
       await option.click();
       try {

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { loginThroughUi, BrowserPool, shot } from './browser.js';
+import { chooseOption, loginThroughUi, BrowserPool, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createConnection, createMember, createQueue, createTenant, customerWrites, eventually, PASSWORD, type InboxTenant, type Member } from '../helpers/inbox.js';
@@ -33,8 +33,9 @@ function pickerDay(offset = 0): string {
 async function ticketOf(number: string): Promise<Ticket> {
   return eventually(async () => {
     const contact = await Contact.query(server.atende.container.db).findOne({ companyId: tenant.companyId, number });
-    return contact ? Ticket.query(server.atende.container.db).findOne({ contactId: contact.id }) : undefined;
-  }, 10_000, `the ticket of ${number}`);
+    // In its queue: the connection's one queue is entered just after the ticket is made, and the agent sees only Vendas.
+    return contact ? Ticket.query(server.atende.container.db).findOne({ contactId: contact.id }).whereNotNull('queueId') : undefined;
+  }, 10_000, `the ticket of ${number} in its queue`);
 }
 
 async function put(ticketId: number, body: Record<string, unknown>): Promise<void> {
@@ -57,11 +58,6 @@ async function filter(page: Page, scope: Locator, path: string, expected: RegExp
   const answered = page.waitForResponse((res) => res.url().includes(path) && expected.test(res.url()));
   await scope.getByRole('button', { name: 'Filtrar' }).click();
   expect((await answered).status()).toBe(200);
-}
-
-async function chooseOption(page: Page, select: Locator, option: string): Promise<void> {
-  await select.click();
-  await page.locator('.ant-select-dropdown:visible').getByTitle(option, { exact: true }).click();
 }
 
 describeE2E('dashboard page', () => {

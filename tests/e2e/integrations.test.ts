@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
-import { loginThroughUi, BrowserPool, shot } from './browser.js';
+import type { Locator } from 'playwright-core';
+import { chooseOption, loginThroughUi, BrowserPool, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { expectPlanHidesPage } from './plan-gate.js';
 import { startFakeTypebot, startFakeWebhook, textBubble, type FakeTypebot, type FakeWebhook } from '../helpers/fake-bots.js';
@@ -25,16 +25,6 @@ let agent: Member;
 let queueId: number;
 let connectionId: number;
 const browsers = new BrowserPool();
-
-/** Picks an option of an open antd select by its text (the type options show a logo beside it). */
-async function choose(page: Page, select: Locator, text: string): Promise<void> {
-  const open = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
-  // A list still closing from the last choice holds the same options: wait until it is gone.
-  await expect.poll(() => open.count()).toBe(0);
-  await select.click();
-  await open.locator('.ant-select-item-option').filter({ hasText: text }).first().click();
-  await expect.poll(() => open.count()).toBe(0);
-}
 
 const row = (scope: Locator, name: string) => scope.getByRole('option', { name, exact: true });
 
@@ -103,7 +93,7 @@ describeE2E('Queue integrations', () => {
 
       // A webhook: its key shown once, then its test signed with it.
       await admin.getByRole('button', { name: 'Adicionar integração' }).click();
-      await choose(admin, dialog.getByLabel('Tipo'), 'Webhook');
+      await chooseOption(admin, dialog.getByLabel('Tipo'), 'Webhook');
       await dialog.getByLabel('Nome').fill('Fluxo externo');
       await dialog.getByLabel('URL do webhook').fill(hook.url);
       await shot(admin, 'integrations-dialog-webhook-light');
@@ -127,14 +117,14 @@ describeE2E('Queue integrations', () => {
 
       // A failing service: the test shows its error.
       await admin.getByRole('button', { name: 'Adicionar integração' }).click();
-      await choose(admin, dialog.getByLabel('Tipo'), 'n8n');
+      await chooseOption(admin, dialog.getByLabel('Tipo'), 'n8n');
       await dialog.getByLabel('Nome').fill('Fluxo quebrado');
       await dialog.getByLabel('URL do webhook do n8n').fill(`${hook.base}/nao-existe`);
       await dialog.getByRole('button', { name: 'Testar bot' }).click();
       await dialog.getByTestId('integration-test-result').getByText('O bot não respondeu').waitFor();
       await dialog.getByTestId('integration-test-result').getByText(/HTTP 404/).waitFor();
       await shot(admin, 'integrations-dialog-n8n-error-light');
-      await choose(admin, dialog.getByLabel('Tipo'), 'Dialogflow');
+      await chooseOption(admin, dialog.getByLabel('Tipo'), 'Dialogflow');
       await dialog.getByLabel('Nome', { exact: true }).fill('Agente Dialogflow');
       await dialog.getByLabel('Nome do projeto').fill('loja-agente');
       await dialog.getByLabel('JSON da conta de serviço').fill(dialogflowKey.json);
@@ -150,7 +140,7 @@ describeE2E('Queue integrations', () => {
       await admin.goto(`${server.url}/queues`);
       await admin.getByRole('button', { name: /Editar.*Suporte humano/ }).click();
       const queueDialog = admin.getByRole('dialog');
-      await choose(admin, queueDialog.getByLabel('Integração'), 'Fluxo externo');
+      await chooseOption(admin, queueDialog.getByLabel('Integração'), 'Fluxo externo (Webhook)');
       await shot(admin, 'integrations-queue-dialog-light');
       await queueDialog.getByRole('button', { name: 'Salvar' }).click();
       await queueDialog.waitFor({ state: 'hidden' });
@@ -164,7 +154,7 @@ describeE2E('Queue integrations', () => {
       const connection = admin.getByRole('dialog', { name: 'Editar WhatsApp' });
       await expect.poll(() => connection.getByLabel('Nome').inputValue()).toBe('Loja Online');
       await connection.getByRole('tab', { name: 'Integrações' }).click();
-      await choose(admin, connection.getByLabel('Integração'), 'Fluxo da loja');
+      await chooseOption(admin, connection.getByLabel('Integração'), 'Fluxo da loja (Typebot)');
       await shot(admin, 'integrations-connection-tab-light');
       await connection.getByRole('button', { name: 'Salvar' }).click();
       await connection.waitFor({ state: 'hidden' });
