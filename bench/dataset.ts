@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { loadConfig } from '../core/config/load-config.js';
+import { registerSearchFold } from '../core/db/search-fold.js';
 import { SqliteDriver } from '../core/db/sqlite-driver.js';
 import { createLogger } from '../core/logger.js';
 import { startAtende } from '../core/boot.js';
@@ -553,6 +554,8 @@ async function buildSqlite(file: string, log: (line: string) => void): Promise<v
   log(`people, queues and connections created: ${elapsed(clock)}`);
 
   const db = new SqliteDriver(building);
+  // The search tables' triggers fold each body as the product's connections do.
+  registerSearchFold(db);
   try {
     db.pragma('journal_mode = OFF');
     db.pragma('synchronous = OFF');

@@ -41,12 +41,12 @@ async function ftsTable(knex: Knex, table: string, source: string, column: strin
   END`);
 }
 
-async function dropFtsTable(knex: Knex, table: string): Promise<void> {
+export async function dropFtsTable(knex: Knex, table: string): Promise<void> {
   for (const trigger of ['insert', 'update', 'delete']) await knex.raw(`DROP TRIGGER IF EXISTS ${table}_${trigger}`);
   await knex.raw(`DROP TABLE IF EXISTS ${table}`);
 }
 
-async function upSqlite(knex: Knex): Promise<void> {
+export async function upSqlite(knex: Knex): Promise<void> {
   await dropFtsTable(knex, MESSAGES_FTS);
   await knex.raw(`DROP INDEX IF EXISTS ${OLD_TICKET_OF}`);
   await ftsTable(knex, MESSAGES_FTS, 'messages', 'body', MESSAGE_KEY, 'body, ticket_id');

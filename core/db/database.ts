@@ -5,6 +5,7 @@ import objection from 'objection';
 import type { Config } from '../config/config.schema.js';
 import type { Logger } from '../logger.js';
 import { attachReaderPool } from './reader-pool.js';
+import { registerSearchFold } from './search-fold.js';
 import { SqliteClient } from './sqlite-client.js';
 
 // knex 3 has no ESM exports map: the named export must come from the default import.
@@ -46,11 +47,12 @@ export function createDatabase(database: Config['database'], logger?: Logger): D
     pool: {
       min: 1,
       max: 1,
-      afterCreate(conn: { pragma(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
+      afterCreate(conn: { pragma(sql: string): unknown } & Parameters<typeof registerSearchFold>[0], done: (err: Error | null, conn: unknown) => void) {
         conn.pragma('journal_mode = WAL');
         conn.pragma('foreign_keys = ON');
         conn.pragma('busy_timeout = 5000');
         conn.pragma('synchronous = NORMAL');
+        registerSearchFold(conn);
         done(null, conn);
       },
     },

@@ -8,7 +8,7 @@ import { TICKETS_PAGE_SIZE, type ListTicketsQuery } from './tickets.schema.js';
 import type { TicketCardView, TicketView } from '../../contract/views.js';
 import { likePattern } from '../../db/like-pattern.js';
 import { readRows } from '../../db/reader-pool.js';
-import { foldLikeSqlite } from '../../db/sqlite-fold.js';
+import { foldText } from '../../db/search-fold.js';
 
 /** `count` stops here: counting 100,000 rows for a badge is wasted work (DESIGN §10). */
 export const TICKETS_COUNT_CAP = 1000;
@@ -33,7 +33,7 @@ export const FEW_MESSAGE_MATCHES = 1000;
 
 /**
  * A search's message side: the term as message_search holds bodies (folded by atende_fold on
- * PostgreSQL, by the SQL of sqlite-fold.ts on SQLite), and the tickets of its matching messages
+ * PostgreSQL, by foldText of search-fold.ts on SQLite), and the tickets of its matching messages
  * when they are few (null: many, walk).
  */
 type MessageSearch = { folded: string; ticketIds: number[] | null };
@@ -43,7 +43,7 @@ function fewTickets(rows: { ticketId: number }[]): number[] | null {
   return rows.length > FEW_MESSAGE_MATCHES ? null : [...new Set(rows.map((r) => r.ticketId))];
 }
 
-/** An FTS5 phrase: with the trigram tokenizer it matches the term as a substring, folding case and accents. */
+/** An FTS5 phrase: with the trigram tokenizer it matches the term as a substring (the tables hold folded text: a folded term). */
 function ftsPhrase(term: string): string {
   return `"${term.replace(/"/g, '""')}"`;
 }
@@ -55,23 +55,23 @@ function foldedLike(column: string, term: string): [string, string[]] {
 
 /**
  * The term folded as message_search holds bodies: on PostgreSQL by atende_fold, asked once here so
- * that no probe folds it again; on SQLite as the table's triggers fold (sqlite-fold.ts).
+ * that no probe folds it again; on SQLite by the function the tables' triggers call (search-fold.ts).
  */
 async function foldedTerm(db: Knex, term: string): Promise<string> {
-  if (!isPostgres(db)) return foldLikeSqlite(term);
+  if (!isPostgres(db)) return foldText(term);
   const { rows } = (await db.raw('select atende_fold(?) as folded', [term])) as { rows: { folded: string }[] };
   return rows[0]!.folded;
 }
 
 /**
- * SQLite: an FTS5 query for the messages that may hold `term`: each of its words of three
+ * SQLite: an FTS5 query for the messages that may hold `folded` (a folded term): each of its words of three
  * characters or more as a phrase, all of them (a single word: the exact FTS5 match). It finds a
  * superset of the matches (the probe of message_search confirms them) for much less than the whole
  * phrase, whose trigrams across words ('o p', ' pi') have position lists of most messages to
  * compare. Null: no word long enough.
  */
-function ftsWords(term: string): string | null {
-  const words = term.split(/\s+/).filter((word) => [...word].length >= MESSAGE_SEARCH_MIN);
+function ftsWords(folded: string): string | null {
+  const words = folded.split(/\s+/).filter((word) => [...word].length >= MESSAGE_SEARCH_MIN);
   return words.length > 0 ? [...new Set(words)].map(ftsPhrase).join(' AND ') : null;
 }
 
@@ -80,7 +80,7 @@ function ftsWords(term: string): string | null {
  * messages may: through the trigram index of message_search.folded on PostgreSQL, the FTS5 table
  * messages_search on SQLite (whose rowid carries the ticket, (ticket_id << 32) + id). Either stops
  * at the first FEW_MESSAGE_MATCHES + 1 matches. The probe of message_search confirms each ticket
- * (hasMessage): on SQLite the FTS5 query is a superset and folds more than message_search.
+ * (hasMessage): on SQLite the FTS5 query, word by word, is a superset.
  */
 async function messageSearch(db: Knex, companyId: number, term: string): Promise<MessageSearch> {
   const folded = await foldedTerm(db, term);
@@ -92,7 +92,7 @@ async function messageSearch(db: Knex, companyId: number, term: string): Promise
       .limit(FEW_MESSAGE_MATCHES + 1)) as { ticketId: number }[];
     return { folded, ticketIds: fewTickets(rows) };
   }
-  const match = ftsWords(term);
+  const match = ftsWords(folded);
   if (!match) return { folded, ticketIds: null };
   const rows = await readRows<{ ticketId: number }>(
     db,
@@ -127,7 +127,7 @@ function contactsMatching(db: Knex, companyId: number, term: string): Knex.Query
     .where('contacts.companyId', companyId)
     .where((w) => {
       if (isPostgres(db)) w.whereRaw(...foldedLike('contacts.name', term));
-      else if ([...term].length >= MESSAGE_SEARCH_MIN) w.whereRaw('?? in (select rowid from contacts_search where contacts_search match ?)', ['contacts.id', ftsPhrase(term)]);
+      else if ([...term].length >= MESSAGE_SEARCH_MIN) w.whereRaw('?? in (select rowid from contacts_search where contacts_search match ?)', ['contacts.id', ftsPhrase(foldText(term))]);
       // Under 3 characters there are no trigrams: SQLite's lower() folds ASCII letters only.
       else w.whereRaw("lower(??) like ? escape '!'", ['contacts.name', like]);
       w.orWhereRaw("?? like ? escape '!'", ['contacts.number', like]);
