@@ -79,17 +79,16 @@ async function insertTicket(companyId: number, row: TicketRow = {}): Promise<{ i
   return { id: ticket.id as number, uuid };
 }
 
-/** The accented Latin letters of Portuguese and its neighbours, by their bare letter. */
-const FOLDED_LETTERS: Readonly<Record<string, string>> = {
-  a: 'àáâãäåÀÁÂÃÄÅ',
-  e: 'èéêëÈÉÊË',
-  i: 'ìíîïÌÍÎÏ',
-  o: 'òóôõöÒÓÔÕÖ',
-  u: 'ùúûüÙÚÛÜ',
-  c: 'çÇ',
-  n: 'ñÑ',
-  y: 'ýÿÝ',
-};
+/** The accented letters of Latin-1 (U+00C0 to U+00FF), small and capital, by their bare letter: "a" → "àáâãäåÀÁÂÃÄÅ". */
+const FOLDED_LETTERS: Readonly<Record<string, string>> = (() => {
+  const byBare: Record<string, string> = {};
+  for (let code = 0xc0; code <= 0xff; code += 1) {
+    const letter = String.fromCharCode(code);
+    const [bare, ...marks] = letter.normalize('NFD');
+    if (marks.length > 0 && /^[a-z]$/i.test(bare!)) byBare[bare!.toLowerCase()] = (byBare[bare!.toLowerCase()] ?? '') + letter;
+  }
+  return byBare;
+})();
 
 async function insertMessage(companyId: number, ticketId: number, body: string): Promise<number> {
   const now = new Date().toISOString();
