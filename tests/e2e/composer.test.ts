@@ -7,7 +7,7 @@ import type { OutboxMessage } from '../../core/channels/simulator/simulator.js';
 import { loginThroughUi, BrowserPool, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { createConnection, createQueue, createTenant, customerWrites, eventually, outbox, PASSWORD, type InboxTenant } from '../helpers/inbox.js';
+import { createConnection, createQueue, createTenant, customerWrites, eventually, outbox, PASSWORD, type InboxTenant, ticketOf } from '../helpers/inbox.js';
 
 const AGENT = { name: 'Ana Souza', handle: 'ana' };
 const CUSTOMER = { from: '5511988887777', name: 'Maria Cliente' };
@@ -52,20 +52,6 @@ let openTicket: { id: number; uuid: string };
 let customerMessageWid: string;
 const browsers = new BrowserPool();
 
-/** The ticket a customer's first message opened on the connection. */
-async function ticketOf(number: string): Promise<{ id: number; uuid: string; status: string }> {
-  return eventually(
-    async () =>
-      server.atende.container
-        .db('tickets')
-        .join('contacts', 'contacts.id', 'tickets.contact_id')
-        .where({ 'tickets.company_id': tenant.companyId, 'contacts.number': number })
-        .first('tickets.id', 'tickets.uuid', 'tickets.status'),
-    10_000,
-    `the ticket of ${number}`,
-  );
-}
-
 const sent = async (): Promise<OutboxMessage[]> => (await outbox(server, tenant, connectionId)).messages;
 
 /** The one message the simulated phone sent with this body (waits for it; fails on two). */
@@ -109,7 +95,7 @@ describeE2E('message composer', () => {
     connectionId = await createConnection(server, tenant, 'Loja', { queueIds: [queueId] });
 
     customerMessageWid = await customerWrites(server, tenant, connectionId, { ...CUSTOMER, body: 'Olá, preciso de ajuda' });
-    openTicket = await ticketOf(CUSTOMER.from);
+    openTicket = await ticketOf(server, tenant.companyId, CUSTOMER.from);
     // Signed in here only to accept and to write quick replies: the browser's login ends this session.
     const agentToken = (await server.login(`${AGENT.handle}@${tenant.slug}.test`, PASSWORD)).token;
     const accepted = await server.call('PUT', `/api/tickets/${openTicket.id}`, { token: agentToken, body: { status: 'open', userId: agentId } });
@@ -344,7 +330,7 @@ describeE2E('message composer', () => {
   it(
     'the composer is disabled with a hint on a pending ticket and on a closed one',
     async () => {
-      const waiting = await ticketOf(WAITING.from);
+      const waiting = await ticketOf(server, tenant.companyId, WAITING.from);
       expect(waiting.status).toBe('pending');
       const page = await browsers.page();
       await loginThroughUi(page, server.url, `${AGENT.handle}@${tenant.slug}.test`, PASSWORD);

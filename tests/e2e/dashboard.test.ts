@@ -3,9 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { chooseOption, loginThroughUi, BrowserPool, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { createConnection, createMember, createQueue, createTenant, customerWrites, eventually, PASSWORD, type InboxTenant, type Member } from '../helpers/inbox.js';
-import { Contact } from '../../core/modules/contacts/contact.model.js';
-import { Ticket } from '../../core/modules/tickets/ticket.model.js';
+import { createConnection, createMember, createQueue, createTenant, customerWrites, eventually, PASSWORD, type InboxTenant, type Member, ticketOf } from '../helpers/inbox.js';
 import { TicketTracking } from '../../core/modules/tickets/ticket-tracking.model.js';
 
 const RATED = { from: '5511970001111', name: 'Ana Avaliadora' };
@@ -28,14 +26,6 @@ function pickerDay(offset = 0): string {
   day.setUTCDate(day.getUTCDate() + offset);
   const [y, m, d] = day.toISOString().slice(0, 10).split('-');
   return `${d}/${m}/${y}`;
-}
-
-async function ticketOf(number: string): Promise<Ticket> {
-  return eventually(async () => {
-    const contact = await Contact.query(server.atende.container.db).findOne({ companyId: tenant.companyId, number });
-    // In its queue: the connection's one queue is entered just after the ticket is made, and the agent sees only Vendas.
-    return contact ? Ticket.query(server.atende.container.db).findOne({ contactId: contact.id }).whereNotNull('queueId') : undefined;
-  }, 10_000, `the ticket of ${number} in its queue`);
 }
 
 async function put(ticketId: number, body: Record<string, unknown>): Promise<void> {
@@ -72,16 +62,16 @@ describeE2E('dashboard page', () => {
 
     // One attendance finished and rated 3 (Muito Satisfeito), one in conversation, one waiting.
     await customerWrites(server, tenant, connection, { ...RATED, body: 'Quero comprar' });
-    const rated = await ticketOf(RATED.from);
+    const rated = await ticketOf(server, tenant.companyId, RATED.from);
     await put(rated.id, { status: 'open', userId: agent.id });
     await put(rated.id, { status: 'closed' });
     await customerWrites(server, tenant, connection, { ...RATED, body: '3' });
     await eventually(async () => TicketTracking.query(server.atende.container.db).findOne({ ticketId: rated.id, rate: 3 }).whereNotNull('finishedAt'), 10_000, 'the rating');
 
     await customerWrites(server, tenant, connection, { ...TALKING, body: 'Tenho uma dúvida' });
-    await put((await ticketOf(TALKING.from)).id, { status: 'open', userId: agent.id });
+    await put((await ticketOf(server, tenant.companyId, TALKING.from)).id, { status: 'open', userId: agent.id });
     await customerWrites(server, tenant, connection, { ...WAITING, body: 'Alguém aí?' });
-    await ticketOf(WAITING.from);
+    await ticketOf(server, tenant.companyId, WAITING.from);
     await server.atende.container.services.pipeline.idle();
   }, JOURNEY_MS);
   afterEach(async () => {

@@ -4,7 +4,7 @@ import type { OutboxMessage } from '../../core/channels/simulator/simulator.js';
 import { BrowserPool, chooseOption, loginThroughUi, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { createConnection, createMember, createQueue, createTenant, customerWrites, eventually, outbox, PASSWORD, type InboxTenant, type Member } from '../helpers/inbox.js';
+import { createConnection, createMember, createQueue, createTenant, customerWrites, eventually, outbox, PASSWORD, type InboxTenant, type Member, ticketOf } from '../helpers/inbox.js';
 import { sha256 } from '../helpers/media.js';
 
 const JOURNEY_MS = 120_000;
@@ -23,19 +23,6 @@ const browsers = new BrowserPool();
 
 const table = (page: Page) => page.getByTestId('files-table');
 
-async function ticketOf(number: string): Promise<{ id: number; uuid: string }> {
-  return eventually(
-    async () =>
-      server.atende.container
-        .db('tickets')
-        .join('contacts', 'contacts.id', 'tickets.contact_id')
-        .where({ 'tickets.company_id': tenant.companyId, 'contacts.number': number })
-        .first('tickets.id', 'tickets.uuid'),
-    10_000,
-    `the ticket of ${number}`,
-  );
-}
-
 describeE2E('file lists', () => {
   beforeAll(async () => {
     server = await startTestServer({ simulator: true });
@@ -45,7 +32,7 @@ describeE2E('file lists', () => {
     operator = { ...tenant, admin: await createMember(server, tenant, 'operador', { profile: 'admin' }) };
     connectionId = await createConnection(server, tenant, 'Loja', { queueIds: [queueId] });
     await customerWrites(server, tenant, connectionId, { ...CUSTOMER, body: 'Oi, podem me mandar o catálogo?' });
-    ticket = await ticketOf(CUSTOMER.from);
+    ticket = await ticketOf(server, tenant.companyId, CUSTOMER.from);
     const accepted = await server.call('PUT', `/api/tickets/${ticket.id}`, { token: agent.token, body: { status: 'open', userId: agent.id } });
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
   }, JOURNEY_MS);

@@ -129,8 +129,9 @@ describeE2E('AI prompts', () => {
       const bubbles = conversation.getByTestId('message');
       await expect.poll(() => bubbles.count()).toBeGreaterThanOrEqual(4);
       // Voice notes both ways, each with what it says under it; the one text the customer typed.
-      expect(await conversation.getByTestId('message-audio').count()).toBe(3);
-      expect(await conversation.getByTestId('message-transcript').allInnerTexts()).toEqual([
+      // Each audio shows once its file is read: the players and their transcripts may come after the bubbles.
+      await expect.poll(() => conversation.getByTestId('message-audio').count()).toBe(3);
+      await expect.poll(() => conversation.getByTestId('message-transcript').allInnerTexts()).toEqual([
         'Oi! Meu pedido já saiu?',
         'Eco: Oi! Meu pedido já saiu?',
         'Vou chamar uma pessoa da equipe para você.',

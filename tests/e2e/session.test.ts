@@ -70,7 +70,8 @@ describeE2E('session and shell', () => {
     await page.getByRole('button', { name: 'Entrar' }).click();
     await page.getByTestId('greeting').waitFor();
     expect(await page.getByTestId('greeting').innerText()).toContain('Loja Sessão');
-    expect(await page.getByTestId('app-version').innerText()).toBe(`Versão ${server.config.version}`);
+    // The version is asked of the server after the page shows.
+    await expect.poll(() => page.getByTestId('app-version').innerText()).toBe(`Versão ${server.config.version}`);
     // Signed in, the login page sends the user home.
     await page.goto(`${server.url}/login`);
     await page.waitForURL((url) => url.pathname !== '/login');

@@ -3,7 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { BrowserPool, chooseOption, loginThroughUi, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, SUPER_EMAIL, SUPER_PASSWORD, type TestServer } from '../helpers/server.js';
-import { createConnection, createMember, createQueue, createTenant, eventually, PASSWORD, type InboxTenant } from '../helpers/inbox.js';
+import { createConnection, createMember, createQueue, createTenant, PASSWORD, type InboxTenant, ticketOf } from '../helpers/inbox.js';
 
 const MARIA = { from: '5511988881111', name: 'Maria Cliente' };
 const PEDRO = { from: '5511977772222', name: 'Pedro Suporte' };
@@ -56,20 +56,6 @@ async function customerWrites(connectionId: number, customer: { from: string; na
   expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
 }
 
-async function ticketOf(number: string): Promise<{ id: number; uuid: string; status: string }> {
-  return eventually(
-    async () =>
-      server.atende.container
-        .db('tickets')
-        .join('contacts', 'contacts.id', 'tickets.contact_id')
-        .where({ 'tickets.company_id': tenant.companyId, 'contacts.number': number })
-        .orderBy('tickets.id', 'desc')
-        .first('tickets.id', 'tickets.uuid', 'tickets.status'),
-    10_000,
-    `the ticket of ${number}`,
-  );
-}
-
 /** Calls the API with the browser's own token: a second login would end its session. */
 async function callAs(page: Page, method: string, path: string, body?: unknown) {
   const token = (await page.evaluate("localStorage.getItem('token')")) as string;
@@ -109,7 +95,7 @@ describeE2E('tickets panel', () => {
 
     // Pedro is already with Bruno (in Suporte) before anyone opens a browser: a browser login ends these tokens.
     await customerWrites(suporteConnection, PEDRO, 'Meu pedido não chegou');
-    const pedro = await ticketOf(PEDRO.from);
+    const pedro = await ticketOf(server, tenant.companyId, PEDRO.from);
     const accepted = await server.call('PUT', `/api/tickets/${pedro.id}`, { token: bruno.token, body: { status: 'open', userId: bruno.id } });
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
   });
@@ -166,7 +152,7 @@ describeE2E('tickets panel', () => {
 
       // Accepting opens the conversation and moves the ticket to Atendendo.
       await maria.getByRole('button', { name: `Aceitar o ticket de ${MARIA.name}` }).click();
-      const { uuid } = await ticketOf(MARIA.from);
+      const { uuid } = await ticketOf(server, tenant.companyId, MARIA.from);
       await ana.waitForURL(`${server.url}/tickets/${uuid}`);
       await ana.getByTestId('conversation').waitFor();
       await row(list(ana, 'assigned'), MARIA.name).waitFor();
@@ -183,7 +169,7 @@ describeE2E('tickets panel', () => {
     async () => {
       const ana = await browser();
       await openInbox(ana, 'ana');
-      const { uuid } = await ticketOf(MARIA.from);
+      const { uuid } = await ticketOf(server, tenant.companyId, MARIA.from);
       await ana.goto(`${server.url}/tickets/${uuid}`);
       await ana.getByTestId('conversation').waitFor();
       await customerWrites(vendasConnection, MARIA, 'Estou vendo a conversa');
@@ -225,7 +211,7 @@ describeE2E('tickets panel', () => {
       await searchBox(ana).fill('pedido');
       await list(ana, 'search').getByTestId('tickets-empty').waitFor();
 
-      const pedro = await ticketOf(PEDRO.from);
+      const pedro = await ticketOf(server, tenant.companyId, PEDRO.from);
       await ana.goto(`${server.url}/tickets/${pedro.uuid}`);
       await ana.getByText('Acesso não permitido').first().waitFor();
       await ana.waitForURL(`${server.url}/tickets`);
@@ -270,7 +256,7 @@ describeE2E('tickets panel', () => {
       await ana.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: MARIA.name }).click();
       await chooseOption(ana, dialog.getByLabel('Conexão'), 'Loja Vendas');
       await dialog.getByRole('button', { name: 'Salvar' }).click();
-      const maria = await ticketOf(MARIA.from);
+      const maria = await ticketOf(server, tenant.companyId, MARIA.from);
       await ana.waitForURL(`${server.url}/tickets/${maria.uuid}`);
       await dialog.waitFor({ state: 'hidden' });
 
@@ -281,7 +267,7 @@ describeE2E('tickets panel', () => {
       await contact.fill('car');
       await ana.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option').filter({ hasText: CARLA.name }).click();
       await dialog.getByRole('button', { name: 'Salvar' }).click();
-      const carla = await ticketOf(CARLA.number);
+      const carla = await ticketOf(server, tenant.companyId, CARLA.number);
       await ana.waitForURL(`${server.url}/tickets/${carla.uuid}`);
       await row(list(ana, 'assigned'), CARLA.name).waitFor();
       expect(carla.status).toBe('open');
@@ -397,7 +383,7 @@ describeE2E('tickets panel', () => {
       await openInbox(ana, 'ana');
       const assigned = list(ana, 'assigned');
       await row(assigned, CARLA.name).waitFor();
-      const carla = await ticketOf(CARLA.number);
+      const carla = await ticketOf(server, tenant.companyId, CARLA.number);
       const resolved = await callAs(ana, 'PUT', `/api/tickets/${carla.id}`, { status: 'closed' });
       expect(resolved.status, JSON.stringify(resolved.body)).toBe(200);
       await row(assigned, CARLA.name).waitFor({ state: 'detached' });
@@ -411,8 +397,8 @@ describeE2E('tickets panel', () => {
       const dialog = ana.getByRole('dialog', { name: 'Criar Ticket' });
       await dialog.getByText(CARLA.name).waitFor();
       await dialog.getByRole('button', { name: 'Salvar' }).click();
-      await expect.poll(async () => (await ticketOf(CARLA.number)).id, LIVE).not.toBe(carla.id);
-      const reopened = await ticketOf(CARLA.number);
+      await expect.poll(async () => (await ticketOf(server, tenant.companyId, CARLA.number)).id, LIVE).not.toBe(carla.id);
+      const reopened = await ticketOf(server, tenant.companyId, CARLA.number);
       await ana.waitForURL(`${server.url}/tickets/${reopened.uuid}`);
       await ana.getByTestId('conversation').waitFor();
       await ana.getByRole('tab', { name: 'Abertas' }).click();

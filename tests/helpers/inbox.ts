@@ -103,6 +103,32 @@ export async function ticketTakenByAdmin(server: TestServer, tenant: InboxTenant
   return ticket.id;
 }
 
+/** A ticket as the tests read it. */
+export interface TicketRow {
+  id: number;
+  uuid: string;
+  status: string;
+  queueId: number | null;
+}
+
+/**
+ * The newest ticket of the contact `number` once the pipeline has handled what it received: the
+ * bot's first step is done (a connection's one queue is entered just after the ticket is made), so
+ * an agent of that queue may take it.
+ */
+export async function ticketOf(server: TestServer, companyId: number, number: string): Promise<TicketRow> {
+  const read = (): Promise<TicketRow | undefined> =>
+    server.atende.container
+      .db('tickets')
+      .join('contacts', 'contacts.id', 'tickets.contactId')
+      .where({ 'tickets.companyId': companyId, 'contacts.number': number })
+      .orderBy('tickets.id', 'desc')
+      .first('tickets.id', 'tickets.uuid', 'tickets.status', 'tickets.queueId');
+  await eventually(read, 10_000, `the ticket of ${number}`);
+  await server.atende.container.services.pipeline.idle();
+  return (await read())!;
+}
+
 /** What the simulated phone sent so far (messages and operations). */
 export async function outbox(server: TestServer, tenant: InboxTenant, connectionId: number): Promise<Outbox> {
   const res = await server.call('GET', `/api/simulator/${connectionId}/outbox`, { token: tenant.admin.token });
