@@ -19,8 +19,7 @@ export default defineConfig({
     // SQLite, two on PostgreSQL (whose server takes its share of the cores). Browser files stay one
     // at a time: one alone keeps about half of the two cores busy, and two at once ran the stage
     // in 624 s, but tests that read a page once where it was still settling then failed under the
-    // load. Those reads are polls now; two workers can come back once no such
-    // read is left.
+    // load. Those reads are polls now; two workers can come back once no such read is left.
     pool: 'forks',
     maxWorkers: process.env.ATENDE_E2E ? 1 : process.env.ATENDE_TEST_DB === 'pg' ? 2 : 3,
     // In CI (a loaded 2-core machine) a failed test runs once more: a step that waited too long

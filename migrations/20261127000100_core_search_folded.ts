@@ -24,17 +24,26 @@ const PG_INDEXES = {
 };
 
 /** The FTS5 rowid of a message: its ticket in the high 32 bits. */
-const MESSAGE_KEY = (row: 'new' | 'old' | 'messages') => `(${row}.ticket_id << 32) + ${row}.id`;
+export const MESSAGE_KEY = (row: 'new' | 'old' | 'messages') => `(${row}.ticket_id << 32) + ${row}.id`;
 
-async function ftsTable(knex: Knex, table: string, source: string, column: string, key: (row: 'new' | 'old' | 'messages') => string, watched: string): Promise<void> {
-  await knex.raw(`CREATE VIRTUAL TABLE ${table} USING fts5(${column}, content='', contentless_delete=1, tokenize='trigram remove_diacritics 1')`);
-  await knex.raw(`INSERT INTO ${table} (rowid, ${column}) SELECT ${key('messages').replaceAll('messages.', `${source}.`)}, ${column} FROM ${source}`);
+/** How a table indexes its column: the column as it is (this migration), or folded by `value` (migration 20261128000000). */
+export interface FtsText {
+  tokenize: string;
+  value(column: string): string;
+}
+
+const AS_IS: FtsText = { tokenize: 'trigram remove_diacritics 1', value: (column) => column };
+
+/** An FTS5 trigram table of `source`'s `column`, kept by triggers; `watched` are the columns whose update rewrites a row. */
+export async function ftsTable(knex: Knex, table: string, source: string, column: string, key: (row: 'new' | 'old' | 'messages') => string, watched: string, text = AS_IS): Promise<void> {
+  await knex.raw(`CREATE VIRTUAL TABLE ${table} USING fts5(${column}, content='', contentless_delete=1, tokenize='${text.tokenize}')`);
+  await knex.raw(`INSERT INTO ${table} (rowid, ${column}) SELECT ${key('messages').replaceAll('messages.', `${source}.`)}, ${text.value(column)} FROM ${source}`);
   await knex.raw(`CREATE TRIGGER ${table}_insert AFTER INSERT ON ${source} BEGIN
-    INSERT INTO ${table} (rowid, ${column}) VALUES (${key('new')}, new.${column});
+    INSERT INTO ${table} (rowid, ${column}) VALUES (${key('new')}, ${text.value(`new.${column}`)});
   END`);
   await knex.raw(`CREATE TRIGGER ${table}_update AFTER UPDATE OF ${watched} ON ${source} BEGIN
     DELETE FROM ${table} WHERE rowid = ${key('old')};
-    INSERT INTO ${table} (rowid, ${column}) VALUES (${key('new')}, new.${column});
+    INSERT INTO ${table} (rowid, ${column}) VALUES (${key('new')}, ${text.value(`new.${column}`)});
   END`);
   await knex.raw(`CREATE TRIGGER ${table}_delete AFTER DELETE ON ${source} BEGIN
     DELETE FROM ${table} WHERE rowid = ${key('old')};

@@ -72,6 +72,11 @@ async function upPostgres(knex: Knex): Promise<void> {
 
 export async function up(knex: Knex): Promise<void> {
   if (knex.client.config.client === 'pg') return upPostgres(knex);
+  await foldedBodies(knex, fold);
+}
+
+/** The table of folded bodies and its triggers, each body folded by the SQL `fold` gives (migration 20261128000000 gives atende_fold). */
+export async function foldedBodies(knex: Knex, fold: (text: string) => string): Promise<void> {
   await knex.raw(`CREATE TABLE ${TABLE} (
     ticket_id integer NOT NULL,
     message_id integer NOT NULL,

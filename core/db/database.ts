@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
 import knexPkg, { type Knex } from 'knex';
 import objection from 'objection';
 import type { Config } from '../config/config.schema.js';
@@ -47,7 +48,7 @@ export function createDatabase(database: Config['database'], logger?: Logger): D
     pool: {
       min: 1,
       max: 1,
-      afterCreate(conn: { pragma(sql: string): unknown } & Parameters<typeof registerSearchFold>[0], done: (err: Error | null, conn: unknown) => void) {
+      afterCreate(conn: BetterSqlite3.Database, done: (err: Error | null, conn: unknown) => void) {
         conn.pragma('journal_mode = WAL');
         conn.pragma('foreign_keys = ON');
         conn.pragma('busy_timeout = 5000');

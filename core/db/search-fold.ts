@@ -1,3 +1,5 @@
+import type BetterSqlite3 from 'better-sqlite3';
+
 /**
  * How SQLite folds searched text, as atende_fold (lower(unaccent())) does on PostgreSQL: the case
  * of every script, the combining marks of composed letters dropped ("Ç" is "c", "ά" is "α", "ễ" is
@@ -24,12 +26,7 @@ export function foldText(text: string): string {
   return text.toLowerCase().normalize('NFD').replace(MARKS, '').replace(SPELT_LETTERS, (c) => SPELT[c]!);
 }
 
-/** What registerSearchFold needs of a better-sqlite3 connection. */
-interface FunctionRegistry {
-  function(name: string, options: { deterministic: boolean }, fn: (text: unknown) => unknown): unknown;
-}
-
 /** Registers atende_fold on a SQLite connection: the search tables' triggers call it (migration 20261128000000). */
-export function registerSearchFold(connection: FunctionRegistry): void {
-  connection.function('atende_fold', { deterministic: true }, (text) => (typeof text === 'string' ? foldText(text) : text));
+export function registerSearchFold(connection: Pick<BetterSqlite3.Database, 'function'>): void {
+  connection.function('atende_fold', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? foldText(text) : text));
 }
