@@ -10,8 +10,10 @@ import { login, onEachDatabase } from './on-database.js';
  * customers, numbers the dataset does not have) and holds the agent's socket; each message's send
  * time and the arrival of its frame are taken there, on one clock. Phases: a warm-up, saturation
  * (WINDOW messages in flight, a new array whenever room is made), a paced phase at the budget's
- * rate, and a light paced phase alone then while 10 clients search (DESIGN §10: no statement holds
- * the event loop).
+ * rate, a light paced phase alone then while 10 clients search (DESIGN §10: no statement holds the
+ * event loop), and a burst of new chats at the budget's rate. New customers arrive through each
+ * phase (one message in ten is a new chat at the paced rate), except in the burst, where every
+ * message opens a chat: a new ticket, its contact, its attendance and its entry in the queue.
  */
 const WINDOW = 1000;
 const BATCH = 100;
@@ -26,6 +28,7 @@ const CUSTOMERS = 1000;
 const LIGHT_PER_SECOND = 200;
 const LIGHT_MESSAGES = 3000;
 const SEARCHERS = 10;
+const BURST_CHATS = 1000;
 const WID_PREFIX = 'BENCH';
 const BUDGET = { sqlite: 3000, pg: 1500 };
 
@@ -56,6 +59,7 @@ async function inbound(url: string, meta: DatasetMeta, kind: 'sqlite' | 'pg'): P
     { name: 'paced', kind: 'paced', perSecond: PACED_PER_SECOND, tickMs: PACED_TICK_MS, batch: BATCH, messages: PACED_MESSAGES, customers: CUSTOMERS, customersFrom: CUSTOMERS, maxMs: 30_000, maxInFlight: PACED_MAX_IN_FLIGHT },
     { ...light, name: 'light', customersFrom: 2 * CUSTOMERS },
     { ...light, name: 'light, searching', customersFrom: 3 * CUSTOMERS, background: { clients: SEARCHERS, path: search } },
+    { name: 'new chats', kind: 'paced', perSecond: PACED_PER_SECOND, tickMs: PACED_TICK_MS, batch: BATCH, messages: BURST_CHATS, customers: BURST_CHATS, customersFrom: 4 * CUSTOMERS, maxMs: 30_000, maxInFlight: PACED_MAX_IN_FLIGHT },
   ];
   const results = await runLoad<PhaseResult[]>({
     type: 'inbound',
@@ -68,7 +72,7 @@ async function inbound(url: string, meta: DatasetMeta, kind: 'sqlite' | 'pg'): P
     bodies: Array.from({ length: 1000 }, (_, k) => messageBody(2_000_000 + k)),
     phases,
   });
-  const [warm, saturated, paced, quiet, searched] = results as [PhaseResult, PhaseResult, PhaseResult, PhaseResult, PhaseResult];
+  const [warm, saturated, paced, quiet, searched, burst] = results as [PhaseResult, PhaseResult, PhaseResult, PhaseResult, PhaseResult, PhaseResult];
   if (warm.delivered === 0) {
     return { inbound: `no message reached the agent's socket (${warm.httpFailures} posts failed: ${warm.httpSample})` };
   }
@@ -85,6 +89,7 @@ async function inbound(url: string, meta: DatasetMeta, kind: 'sqlite' | 'pg'): P
   const p = latency(paced);
   const q = latency(quiet);
   const l = latency(searched);
+  const b = latency(burst);
   const searches = [...searched.background!.durations].sort((a, b) => a - b);
   return {
     'inbound at saturation (msg/s)':
@@ -102,6 +107,8 @@ async function inbound(url: string, meta: DatasetMeta, kind: 'sqlite' | 'pg'): P
     [`inbound paced at ${LIGHT_PER_SECOND}/s, ${SEARCHERS} clients searching`]:
       `${ms(l.p50)} / ${ms(l.p99)}   budget: within a few ms of alone · searches p50/p99 ${ms(quantile(searches, 0.5))} / ${ms(quantile(searches, 0.99))} ms, ` +
       `n=${searches.length}${searched.background!.failures > 0 ? `, ${searched.background!.failures} FAILED` : ''} ${problems(searched)}`,
+    [`inbound, ${BURST_CHATS.toLocaleString('en')} new chats at ${PACED_PER_SECOND.toLocaleString('en')}/s (p50 / p99 ms)`]:
+      `${ms(b.p50)} / ${ms(b.p99)}   ${rate(burst.delivered / burst.seconds)} msg/s delivered · no budget of its own: every message a new ticket ${problems(burst)}`,
   };
 }
 

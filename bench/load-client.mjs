@@ -234,8 +234,16 @@ async function inboundJob({ url, adminToken, agentToken, companyId, connectionId
     lastChange = now();
     const firstSeq = seq;
     const started = now();
-    const base = phase.customersFrom;
-    const customer = (s) => base + (s % phase.customers);
+    // Customers arrive through the phase, a new one every `every` messages, as new chats mix into
+    // the running ones over a day; each other message is from one already arrived (a fixed
+    // pseudo-random pick). Every message from a new customer (`every` 1) is a burst of new chats.
+    const every = Math.max(1, Math.floor(phase.messages / phase.customers));
+    const customer = (s) => {
+      const k = s - firstSeq;
+      const arrived = Math.floor(k / every) + 1;
+      const pick = k % every === 0 ? arrived - 1 : (Math.imul(k, 2654435761) >>> 0) % arrived;
+      return phase.customersFrom + pick;
+    };
     if (phase.kind === 'window') {
       // Saturation: as many arrays as the window holds, a new one whenever room is made.
       while (seq - firstSeq < phase.messages && now() - started < phase.maxMs) {

@@ -117,6 +117,27 @@ describe('a connection with one queue', () => {
       await setting('sendGreetingMessageOneQueues', 'disabled');
     }
   });
+  it('twenty new chats at once: each ticket enters the queue, its attendance queued, and each customer is greeted once', async () => {
+    const queueId = await createQueue(server, acme, 'Rajada', { greetingMessage: 'Fila Rajada, {{name}}.' });
+    const connectionId = await createConnection(server, acme, 'Burst', { queueIds: [queueId] });
+    const numbers = Array.from({ length: 20 }, () => customerNumber());
+    // One array: the steps of the twenty new tickets are ready together and written together.
+    const res = await server.call('POST', `/api/simulator/${connectionId}/inbound`, {
+      token: acme.admin.token,
+      body: numbers.map((from, k) => ({ from, name: `Rajada ${k}`, body: 'oi' })),
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    await eventually(async () => (await Message.query(db()).where({ companyId: acme.companyId, body: 'oi' }).whereIn('contactId', Contact.query(db()).whereIn('number', numbers).select('id')).resultSize()) === 20, 5000, 'the twenty messages');
+    for (const [k, number] of numbers.entries()) {
+      expect(await received(connectionId, number)).toEqual([`Fila Rajada, Rajada ${k}.`]);
+      const ticket = await ticketOf(number);
+      expect(ticket).toMatchObject({ queueId, status: 'pending', lastMessage: `Fila Rajada, Rajada ${k}.` });
+      const attendances = await TicketTracking.query(db()).where({ ticketId: ticket.id });
+      expect(attendances).toHaveLength(1);
+      expect(attendances[0]).toMatchObject({ queueId, finishedAt: null });
+      expect(attendances[0]!.queuedAt).toBeTruthy();
+    }
+  });
 });
 
 describe('the queue menu', () => {

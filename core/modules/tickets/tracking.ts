@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { PartialModelObject } from 'objection';
 import type { Ticket } from './ticket.model.js';
 import { TicketTracking } from './ticket-tracking.model.js';
 
@@ -15,6 +16,13 @@ function attendanceRow(ticket: TicketRef, now: string) {
     queuedAt: ticket.queueId ? now : null,
     rated: false,
   };
+}
+
+type TrackingPatch = Pick<PartialModelObject<TicketTracking>, 'queueId' | 'userId' | 'queuedAt' | 'startedAt' | 'finishedAt' | 'ratingAt' | 'chatbotAt' | 'rated' | 'rate' | 'whatsappId'>;
+
+/** The id of the ticket's attendance in progress (finishedAt null, the latest), as a subquery. */
+function inProgress(db: Knex, ticketId: number): Knex.QueryBuilder {
+  return db('ticketTracking').select('id').where({ ticketId, finishedAt: null }).orderBy('id', 'desc').limit(1);
 }
 
 /**
@@ -38,9 +46,11 @@ export const tracking = {
     await db('ticketTracking').insert(tickets.map((ticket) => ({ ...attendanceRow(ticket, now), createdAt: now, updatedAt: now })));
   },
 
-  async update(db: Knex, ticket: TicketRef, patch: Partial<Pick<TicketTracking, 'queueId' | 'userId' | 'queuedAt' | 'startedAt' | 'finishedAt' | 'ratingAt' | 'chatbotAt' | 'rated' | 'rate' | 'whatsappId'>>): Promise<TicketTracking> {
-    const row = await tracking.current(db, ticket);
-    return row.$query(db).patchAndFetch(patch);
+  /** The attendance in progress changed by one statement; created first when there is none. */
+  async update(db: Knex, ticket: TicketRef, patch: TrackingPatch): Promise<TicketTracking> {
+    const [row] = (await TicketTracking.query(db).patch(patch).where('id', inProgress(db, ticket.id)).returning('*')) as unknown as TicketTracking[];
+    if (row) return row;
+    return (await tracking.current(db, ticket)).$query(db).patchAndFetch(patch);
   },
 
   /** The ticket entered a queue (or went back to waiting): the wait starts now. */
@@ -54,9 +64,8 @@ export const tracking = {
   },
 
   /** The bot began handling it (the menu was sent); kept from the first time. */
-  async chatbot(db: Knex, ticket: TicketRef): Promise<TicketTracking> {
-    const row = await tracking.current(db, ticket);
-    return row.chatbotAt ? row : row.$query(db).patchAndFetch({ chatbotAt: new Date().toISOString() });
+  chatbot(db: Knex, ticket: TicketRef): Promise<TicketTracking> {
+    return tracking.update(db, ticket, { chatbotAt: db.raw('coalesce(??, ?)', ['chatbotAt', new Date().toISOString()]) });
   },
 
   /** The rating question was sent; the attendance stays open until the answer (or the next close). */

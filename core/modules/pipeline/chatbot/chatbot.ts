@@ -6,6 +6,7 @@ import { renderTemplate } from '../../tickets/templates.js';
 import { ticketBefore, type TicketEvents } from '../../tickets/ticket-events.js';
 import { Ticket } from '../../tickets/ticket.model.js';
 import { tracking } from '../../tickets/tracking.js';
+import { GroupCommit } from '../group-commit.js';
 import { Cooldowns } from '../memo.js';
 import { isWithinSchedule, OUT_OF_HOURS_REPEAT_MS } from '../out-of-hours.js';
 import type { BotQueue, CompanySettings, ConnectionProfile, PipelineCache } from '../pipeline-cache.js';
@@ -25,6 +26,16 @@ export interface BotTurn {
   firstMessage: boolean;
 }
 
+/** A step's writes, as apply decided them. */
+interface BotWrite {
+  ticket: Ticket;
+  contact: Contact;
+  timeZone: string;
+  say: string[];
+  patch: BotPatch;
+  step: Step;
+}
+
 type BotPatch = Partial<Pick<Ticket, 'queueId' | 'chatbot' | 'queueOptionId' | 'amountUsedBotQueues'>>;
 
 interface Step {
@@ -41,16 +52,20 @@ interface Step {
 /**
  * The automatic side of a pending ticket nobody has taken (whaticket-behaviour §5, with its bugs
  * fixed): out-of-hours replies, the connection's greeting, the queue menu and each queue's options
- * tree. Each step changes the ticket and queues its messages in one transaction; the messages go
- * out through the durable send queue.
+ * tree. Each step changes the ticket and queues its messages in one transaction (shared with the
+ * steps of other tickets ready at the same moment); the messages go out through the durable send
+ * queue.
  */
 export class Chatbot {
   private readonly cooldowns = new Cooldowns();
+  private readonly commits: GroupCommit<BotWrite, Ticket | undefined>;
 
   constructor(
     private readonly infra: Infrastructure,
     private readonly deps: { cache: PipelineCache; graphs: TicketGraphs; outbound: OutboundService; events: TicketEvents },
-  ) {}
+  ) {
+    this.commits = new GroupCommit(infra.db, (trx, writes) => this.writeAll(trx, writes));
+  }
 
   async handle(turn: BotTurn, now = new Date()): Promise<void> {
     const { ticket } = turn;
@@ -194,32 +209,22 @@ export class Chatbot {
   // ---- writing -----------------------------------------------------------------------------------
 
   /**
-   * One bot step in one transaction: the messages, the attendance, and the ticket's change, which
-   * applies only while the ticket is still pending without an agent: when an agent took it
-   * meanwhile the whole step is undone and the bot says nothing. Queue, chatbot and option changes
-   * are then announced to the ticket's old and new audiences.
+   * One bot step: the messages, the attendance, and the ticket's change, which applies only while
+   * the ticket is still pending without an agent: when an agent took it meanwhile the whole step is
+   * undone and the bot says nothing. Queue, chatbot and option changes are then announced to the
+   * ticket's old and new audiences.
    */
   private async apply(turn: BotTurn, settings: CompanySettings, step: Step): Promise<void> {
     const { ticket, contact } = turn;
     const say = step.say.filter((text) => text.trim() !== '');
     const patch = step.patch ?? {};
-    const patching = Object.keys(patch).length > 0;
-    if (say.length === 0 && !patching) return;
+    if (say.length === 0 && Object.keys(patch).length === 0) return;
     const before = ticketBefore(ticket);
     const visible = (['queueId', 'chatbot', 'queueOptionId'] as const).some((key) => key in patch && patch[key] !== ticket[key]);
 
     let written: Ticket | undefined;
     try {
-      written = await this.infra.db.transaction(async (trx) => {
-        await this.say(trx, ticket, contact, settings.timezone, say);
-        if (!patching) return undefined;
-        // Last, so the row it answers includes what queuing the messages wrote (the last message).
-        const [row] = (await Ticket.query(trx).patch(patch).where({ id: ticket.id, status: 'pending' }).whereNull('userId').returning('*')) as unknown as Ticket[];
-        if (!row) throw new TakenMeanwhile();
-        if (step.queued) await tracking.queued(trx, row);
-        if (step.chatbotStarted) await tracking.chatbot(trx, row);
-        return row;
-      });
+      written = await this.commits.submit({ ticket, contact, timeZone: settings.timezone, say, patch, step });
     } catch (err) {
       if (err instanceof TakenMeanwhile) return;
       throw err;
@@ -227,6 +232,28 @@ export class Chatbot {
     if (!written || !visible) return;
     const profile = await this.deps.cache.connection(turn.connectionId);
     this.deps.events.updated(await this.deps.graphs.of(written, contact, profile), before);
+  }
+
+  /**
+   * The steps of many tickets ready at the same moment, by one transaction (group commit): a burst
+   * of new chats costs a few commits, not one per chat. A step whose ticket was taken meanwhile
+   * fails the batch, and each of its steps is then written by a transaction of its own.
+   */
+  private async writeAll(trx: Knex.Transaction, writes: BotWrite[]): Promise<(Ticket | undefined)[]> {
+    const written: (Ticket | undefined)[] = [];
+    for (const write of writes) written.push(await this.write(trx, write));
+    return written;
+  }
+
+  private async write(trx: Knex.Transaction, { ticket, contact, timeZone, say, patch, step }: BotWrite): Promise<Ticket | undefined> {
+    await this.say(trx, ticket, contact, timeZone, say);
+    if (Object.keys(patch).length === 0) return undefined;
+    // Last, so the row it answers includes what queuing the messages wrote (the last message).
+    const [row] = (await Ticket.query(trx).patch(patch).where({ id: ticket.id, status: 'pending' }).whereNull('userId').returning('*')) as unknown as Ticket[];
+    if (!row) throw new TakenMeanwhile();
+    if (step.queued) await tracking.queued(trx, row);
+    if (step.chatbotStarted) await tracking.chatbot(trx, row);
+    return row;
   }
 
   private async say(trx: Knex.Transaction, ticket: Ticket, contact: Contact, timeZone: string, texts: string[]): Promise<void> {
