@@ -11,6 +11,9 @@ export const SQLITE_READERS = 2;
 /** How much of the database file a reader maps into memory (address space; the pages stay the OS page cache's). */
 const MMAP_SIZE = 1 << 30;
 
+/** A reader thread's nice value: the main thread (0) gets about ten times its share of a busy CPU. */
+const READER_NICE = 10;
+
 /** Prepared statements a reader keeps (heavy reads are few distinct shapes). */
 const STATEMENTS_KEPT = 100;
 
@@ -22,6 +25,13 @@ const STATEMENTS_KEPT = 100;
 const READER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
+// Below the event loop's thread: on two cores, readers busy with searches would otherwise take the
+// CPU the main thread needs for sockets, lists and inbound messages. Linux gives a thread its own
+// nice value, set through its thread id; elsewhere the reader runs at the process's priority.
+try {
+  const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
+  require('node:os').setPriority(tid, workerData.nice);
+} catch {}
 const db = new Database(workerData.filename, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 5000');
 // Pages read through a memory map, not a read() call each: a search probes a page per ticket it walks.
@@ -62,7 +72,7 @@ class Reader {
   readonly pending = new Map<number, Pending>();
 
   constructor(filename: string, onExit: (reader: Reader) => void) {
-    this.worker = new Worker(READER_SOURCE, { eval: true, workerData: { filename, driver: driverFile(), kept: STATEMENTS_KEPT, mmapSize: MMAP_SIZE } });
+    this.worker = new Worker(READER_SOURCE, { eval: true, workerData: { filename, driver: driverFile(), kept: STATEMENTS_KEPT, mmapSize: MMAP_SIZE, nice: READER_NICE } });
     // A reader never keeps the process alive: shutdown closes them, and an exit without it must not hang.
     this.worker.unref();
     this.worker.on('message', (answer: { id: number; rows?: unknown[]; error?: { message: string; code?: string } }) => {

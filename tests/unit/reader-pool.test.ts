@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,6 +43,17 @@ describe('SQLite reader threads', () => {
     await expect(readRows(db, db('missing').select('id'))).rejects.toThrow(/no such table/);
     // Still serving after the failures.
     expect(await readRows(db, db('notes').count({ total: '*' }))).toEqual([{ total: 1 }]);
+  });
+
+  it.runIf(process.platform === 'linux')('run below the main thread: a busy CPU goes to the event loop first', async () => {
+    await readRows(db, db('notes').select('id'));
+    // A thread's stat: after the name in parentheses, the 17th field is its nice value.
+    const nices = readdirSync('/proc/self/task').map((tid) => {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    });
+    expect(nices.filter((nice) => nice === 10).length).toBeGreaterThanOrEqual(1);
+    expect(nices).toContain(0);
   });
 
   it('an in-memory database reads on its own connection', async () => {
