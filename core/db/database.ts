@@ -5,7 +5,7 @@ import knexPkg, { type Knex } from 'knex';
 import objection from 'objection';
 import type { Config } from '../config/config.schema.js';
 import type { Logger } from '../logger.js';
-import { attachReaderPool } from './reader-pool.js';
+import { attachReaderPool, capHeavyReads } from './reader-pool.js';
 import { registerSearchFold } from './search-fold.js';
 import { SqliteClient } from './sqlite-client.js';
 
@@ -30,13 +30,15 @@ export function createDatabase(database: Config['database'], logger?: Logger): D
     debug: (message: unknown) => logger?.debug({ knex: message }, 'database debug'),
   };
   if (database.client === 'pg') {
-    return knex({
+    const db = knex({
       client: 'pg',
       connection: database.connectionString,
       pool: { min: 0, max: 10 },
       log,
       ...mappers,
     });
+    capHeavyReads(db);
+    return db;
   }
   if (database.filename !== ':memory:') mkdirSync(path.dirname(database.filename), { recursive: true });
   const db = knex({

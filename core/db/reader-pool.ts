@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { Knex } from 'knex';
+import { Semaphore } from '../semaphore.js';
 import { SqliteDriver } from './sqlite-driver.js';
 
 const require = createRequire(import.meta.url);
@@ -139,6 +140,20 @@ export class ReaderPool {
 const pools = new WeakMap<Knex, ReaderPool>();
 
 /**
+ * PostgreSQL: heavy reads at once, at most, of the pool's connections (database.ts: 10). The others
+ * stay for lists, live frames and inbound messages, whose short queries would otherwise queue in
+ * the pool behind ten searches; the heavy reads beyond wait here, in arrival order.
+ */
+export const PG_HEAVY_READS = 4;
+
+const heavyReads = new WeakMap<Knex, Semaphore>();
+
+/** Caps the heavy reads of `db` (knex on PostgreSQL) at PG_HEAVY_READS connections. */
+export function capHeavyReads(db: Knex): void {
+  heavyReads.set(db, new Semaphore(PG_HEAVY_READS));
+}
+
+/**
  * Gives `db` (knex on a SQLite file) reader threads for readRows. An in-memory database has no file
  * for another connection to open: its reads stay on its connection.
  */
@@ -161,12 +176,17 @@ function sqliteBinding(value: unknown): unknown {
 
 /**
  * The rows of a read-only query, like `await query`, but on a reader thread when `db` has them
- * (SQLite on a file; never inside a transaction, which must see its own writes). Columns come back
- * through the same mappers as any query.
+ * (SQLite on a file; never inside a transaction, which must see its own writes), or on PostgreSQL
+ * on at most PG_HEAVY_READS connections at once. Columns come back through the same mappers as any
+ * query.
  */
 export async function readRows<T>(db: Knex, query: Knex.QueryBuilder): Promise<T[]> {
   const pool = pools.get(db);
-  if (!pool) return (await query) as T[];
+  if (!pool) {
+    const cap = heavyReads.get(db);
+    const read = async () => (await query) as T[];
+    return cap ? cap.run(read) : read();
+  }
   const { sql, bindings } = query.toSQL().toNative();
   const rows = await pool.read(sql, bindings.map(sqliteBinding));
   return (db.client as Knex.Client & { postProcessResponse(rows: unknown, context: unknown): T[] }).postProcessResponse(rows, undefined);
