@@ -182,12 +182,11 @@ function sqliteBinding(value: unknown): unknown {
  */
 export async function readRows<T>(db: Knex, query: Knex.QueryBuilder): Promise<T[]> {
   const pool = pools.get(db);
-  if (!pool) {
-    const cap = heavyReads.get(db);
-    const read = async () => (await query) as T[];
-    return cap ? cap.run(read) : read();
+  if (pool) {
+    const { sql, bindings } = query.toSQL().toNative();
+    const rows = await pool.read(sql, bindings.map(sqliteBinding));
+    return (db.client as Knex.Client & { postProcessResponse(rows: unknown, context: unknown): T[] }).postProcessResponse(rows, undefined);
   }
-  const { sql, bindings } = query.toSQL().toNative();
-  const rows = await pool.read(sql, bindings.map(sqliteBinding));
-  return (db.client as Knex.Client & { postProcessResponse(rows: unknown, context: unknown): T[] }).postProcessResponse(rows, undefined);
+  const read = async () => (await query) as T[];
+  return heavyReads.get(db)?.run(read) ?? read();
 }

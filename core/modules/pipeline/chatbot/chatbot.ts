@@ -26,14 +26,13 @@ export interface BotTurn {
   firstMessage: boolean;
 }
 
-/** A step's writes, as apply decided them. */
-interface BotWrite {
+/** A step's writes, as apply decided them: its non-empty messages and its patch (empty: none). */
+interface BotWrite extends Pick<Step, 'queued' | 'chatbotStarted'> {
   ticket: Ticket;
   contact: Contact;
   timeZone: string;
   say: string[];
   patch: BotPatch;
-  step: Step;
 }
 
 type BotPatch = Partial<Pick<Ticket, 'queueId' | 'chatbot' | 'queueOptionId' | 'amountUsedBotQueues'>>;
@@ -224,7 +223,7 @@ export class Chatbot {
 
     let written: Ticket | undefined;
     try {
-      written = await this.commits.submit({ ticket, contact, timeZone: settings.timezone, say, patch, step });
+      written = await this.commits.submit({ ticket, contact, timeZone: settings.timezone, say, patch, queued: step.queued, chatbotStarted: step.chatbotStarted });
     } catch (err) {
       if (err instanceof TakenMeanwhile) return;
       throw err;
@@ -245,14 +244,14 @@ export class Chatbot {
     return written;
   }
 
-  private async write(trx: Knex.Transaction, { ticket, contact, timeZone, say, patch, step }: BotWrite): Promise<Ticket | undefined> {
+  private async write(trx: Knex.Transaction, { ticket, contact, timeZone, say, patch, queued, chatbotStarted }: BotWrite): Promise<Ticket | undefined> {
     await this.say(trx, ticket, contact, timeZone, say);
     if (Object.keys(patch).length === 0) return undefined;
     // Last, so the row it answers includes what queuing the messages wrote (the last message).
     const [row] = (await Ticket.query(trx).patch(patch).where({ id: ticket.id, status: 'pending' }).whereNull('userId').returning('*')) as unknown as Ticket[];
     if (!row) throw new TakenMeanwhile();
-    if (step.queued) await tracking.queued(trx, row);
-    if (step.chatbotStarted) await tracking.chatbot(trx, row);
+    if (queued) await tracking.queued(trx, row);
+    if (chatbotStarted) await tracking.chatbot(trx, row);
     return row;
   }
 
