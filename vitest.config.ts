@@ -16,12 +16,11 @@ export default defineConfig({
     globalSetup: process.env.ATENDE_E2E ? ['tests/e2e/global-setup.ts'] : [],
     // Every file starts its own server on its own database; files run in parallel workers. API files
     // mostly wait (on timers, the database), so more files than cores keep the cores busy: three on
-    // SQLite, two on PostgreSQL (whose server takes its share of the cores). Browser files stay one
-    // at a time: one alone keeps about half of the two cores busy, and two at once ran the stage
-    // in 624 s, but tests that read a page once where it was still settling then failed under the
-    // load. Those reads are polls now; two workers can come back once no such read is left.
+    // SQLite, two on PostgreSQL (whose server takes its share of the cores). Browser files run two at
+    // once (one alone keeps about half of the two cores busy: 848 s for the stage against 1,224 s);
+    // every read of a page that may still be settling is a poll, so the load does not fail them.
     pool: 'forks',
-    maxWorkers: process.env.ATENDE_E2E ? 1 : process.env.ATENDE_TEST_DB === 'pg' ? 2 : 3,
+    maxWorkers: process.env.ATENDE_E2E || process.env.ATENDE_TEST_DB === 'pg' ? 2 : 3,
     // In CI (a loaded 2-core machine) a failed test runs once more: a step that waited too long
     // does not fail the run, and vitest still reports the test as retried.
     retry: process.env.ATENDE_REQUIRE_E2E === '1' ? 1 : 0,

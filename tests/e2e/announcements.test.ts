@@ -108,13 +108,13 @@ describeE2E('announcements', () => {
       await expect.poll(() => items(user).count()).toBe(2);
       expect(await items(user).nth(0).textContent()).toContain('Manutenção programada');
       expect(await items(user).nth(1).textContent()).toContain('Novo atalho de teclado');
-      expect(await imageLoaded(items(user).nth(0))).toBe(true);
+      await expect.poll(() => imageLoaded(items(user).nth(0))).toBe(true);
       await shot(user, 'announcements-popover-light');
 
       await items(user).nth(0).click();
       const detail = user.getByRole('dialog', { name: 'Manutenção programada' });
       await detail.getByText('Salve seu trabalho antes.', { exact: false }).waitFor();
-      expect(await imageLoaded(detail)).toBe(true);
+      await expect.poll(() => imageLoaded(detail)).toBe(true);
       await shot(user, 'announcements-detail-light');
       await detail.getByRole('button', { name: 'Fechar' }).last().click();
       await expect.poll(() => unreadCount(user)).toBe('1');
