@@ -2,8 +2,8 @@ import type { Config } from './config/config.schema.js';
 import type { Logger } from './logger.js';
 import { createContainer, type Container } from './container.js';
 import { connectCluster } from './cluster/cluster.js';
+import { closeDatabase } from './db/database.js';
 import { describeMissing, Migrator } from './db/migrator.js';
-import { closeReaderPool } from './db/reader-pool.js';
 import { PluginHost } from './plugins/plugin-host.js';
 import { DIRECT_PRUNE_JOB } from './modules/whatsapp/direct-messages.js';
 import { PRESENCE_SWEEP_EVERY_MS, PRESENCE_SWEEP_JOB } from './cluster/presence.js';
@@ -57,7 +57,7 @@ async function step<T>(log: Logger, name: string, run: () => Promise<T>): Promis
 export async function startAtende(config: Config, log: Logger, hooks: BootHooks = {}): Promise<Atende> {
   const cluster = await step(log, 'cluster', () => connectCluster(config, log));
   const container = createContainer(config, log, cluster);
-  const stops: (() => Promise<void>)[] = [() => cluster.close(), () => closeReaderPool(container.db).then(() => container.db.destroy())];
+  const stops: (() => Promise<void>)[] = [() => cluster.close(), () => closeDatabase(container.db)];
   const stop = async () => {
     for (const run of stops.reverse()) {
       await run().catch((err: unknown) => log.error({ err }, 'shutdown step failed'));

@@ -5,9 +5,10 @@ import knexPkg, { type Knex } from 'knex';
 import objection from 'objection';
 import type { Config } from '../config/config.schema.js';
 import type { Logger } from '../logger.js';
-import { attachReaderPool, capHeavyReads } from './reader-pool.js';
+import { attachReaderPool, capHeavyReads, closeReaderPool } from './reader-pool.js';
 import { registerSearchFold } from './search-fold.js';
 import { SqliteClient } from './sqlite-client.js';
+import { WalCheckpointer } from './wal-checkpointer.js';
 
 // knex 3 has no ESM exports map: the named export must come from the default import.
 const { knex } = knexPkg;
@@ -40,7 +41,10 @@ export function createDatabase(database: Config['database'], logger?: Logger): D
     capHeavyReads(db);
     return db;
   }
-  if (database.filename !== ':memory:') mkdirSync(path.dirname(database.filename), { recursive: true });
+  const onFile = database.filename !== ':memory:' && database.filename !== '';
+  if (onFile) mkdirSync(path.dirname(database.filename), { recursive: true });
+  // Checkpoints on a thread of their own, not inside a commit on the event loop.
+  const checkpointer = onFile ? new WalCheckpointer(database.filename) : undefined;
   const db = knex({
     client: SqliteClient,
     connection: { filename: database.filename },
@@ -56,6 +60,7 @@ export function createDatabase(database: Config['database'], logger?: Logger): D
         conn.pragma('busy_timeout = 5000');
         conn.pragma('synchronous = NORMAL');
         registerSearchFold(conn);
+        checkpointer?.start(conn);
         done(null, conn);
       },
     },
@@ -63,7 +68,17 @@ export function createDatabase(database: Config['database'], logger?: Logger): D
   });
   // Heavy reads (search, dashboard periods) on reader threads: no statement holds the event loop.
   attachReaderPool(db, database.filename);
+  if (checkpointer) checkpointers.set(db, checkpointer);
   return db;
+}
+
+const checkpointers = new WeakMap<Database, WalCheckpointer>();
+
+/** Closes `db`: its SQLite threads first (readers, checkpointer), then its connections. */
+export async function closeDatabase(db: Database): Promise<void> {
+  await closeReaderPool(db);
+  await checkpointers.get(db)?.close();
+  await db.destroy();
 }
 
 export function isPostgres(db: Database): boolean {

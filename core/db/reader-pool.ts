@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { Knex } from 'knex';
@@ -12,11 +13,24 @@ export const SQLITE_READERS = 2;
 /** How much of the database file a reader maps into memory (address space; the pages stay the OS page cache's). */
 const MMAP_SIZE = 1 << 30;
 
-/** A reader thread's nice value: the main thread (0) gets about ten times its share of a busy CPU. */
-const READER_NICE = 10;
-
 /** Prepared statements a reader keeps (heavy reads are few distinct shapes). */
 const STATEMENTS_KEPT = 100;
+
+/**
+ * The start of a thread's source that lowers its priority to `workerData.nice`: on two cores, a
+ * thread busy with searches or checkpoints would otherwise take the CPU the main thread needs for
+ * sockets, lists and inbound messages. Linux gives a thread its own nice value, set through its
+ * thread id; elsewhere the thread runs at the process's priority.
+ */
+export const BELOW_MAIN_THREAD = `
+try {
+  const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
+  require('node:os').setPriority(tid, workerData.nice);
+} catch {}
+`;
+
+/** A reader's (and the checkpointer's) nice value: the main thread (0) gets about ten times its share of a busy CPU. */
+export const THREAD_NICE = 10;
 
 /**
  * A reader thread: its own read-only connection on the WAL database, answering the rows of the SQL
@@ -26,13 +40,7 @@ const STATEMENTS_KEPT = 100;
 const READER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
-// Below the event loop's thread: on two cores, readers busy with searches would otherwise take the
-// CPU the main thread needs for sockets, lists and inbound messages. Linux gives a thread its own
-// nice value, set through its thread id; elsewhere the reader runs at the process's priority.
-try {
-  const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
-  require('node:os').setPriority(tid, workerData.nice);
-} catch {}
+${BELOW_MAIN_THREAD}
 const db = new Database(workerData.filename, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 5000');
 // Pages read through a memory map, not a read() call each: a search probes a page per ticket it walks.
@@ -57,7 +65,7 @@ parentPort.on('message', ({ id, sql, bindings }) => {
 `;
 
 /** The file the main thread loaded the driver from (sqlite-driver.ts picks the build this Node needs): the readers load the same. */
-function driverFile(): string {
+export function driverFile(): string {
   const loaded = Object.values(require.cache).find((module) => module?.exports === SqliteDriver);
   if (!loaded) throw new Error('the SQLite driver module is not loaded');
   return loaded.filename;
@@ -73,7 +81,7 @@ class Reader {
   readonly pending = new Map<number, Pending>();
 
   constructor(filename: string, onExit: (reader: Reader) => void) {
-    this.worker = new Worker(READER_SOURCE, { eval: true, workerData: { filename, driver: driverFile(), kept: STATEMENTS_KEPT, mmapSize: MMAP_SIZE, nice: READER_NICE } });
+    this.worker = new Worker(READER_SOURCE, { eval: true, workerData: { filename, driver: driverFile(), kept: STATEMENTS_KEPT, mmapSize: MMAP_SIZE, nice: THREAD_NICE } });
     // A reader never keeps the process alive: shutdown closes them, and an exit without it must not hang.
     this.worker.unref();
     this.worker.on('message', (answer: { id: number; rows?: unknown[]; error?: { message: string; code?: string } }) => {
@@ -148,9 +156,24 @@ export const PG_HEAVY_READS = 4;
 
 const heavyReads = new WeakMap<Knex, Semaphore>();
 
+/** The database whose cap the current async context already holds a place of (a whole search): its reads take no second one. */
+const holding = new AsyncLocalStorage<Knex>();
+
 /** Caps the heavy reads of `db` (knex on PostgreSQL) at PG_HEAVY_READS connections. */
 export function capHeavyReads(db: Knex): void {
   heavyReads.set(db, new Semaphore(PG_HEAVY_READS));
+}
+
+/**
+ * Runs `work`, a heavy read of several queries one after the other (a whole search: its term, its
+ * matches, its page), in one place of the PostgreSQL cap: every query of it waits with it, not only
+ * its heaviest, so ten searches hold at most PG_HEAVY_READS connections between them. Elsewhere
+ * (SQLite) `work` just runs: its readRows go to the reader threads.
+ */
+export function heavyRead<T>(db: Knex, work: () => Promise<T>): Promise<T> {
+  const cap = heavyReads.get(db);
+  if (!cap || holding.getStore() === db) return work();
+  return cap.run(() => holding.run(db, work));
 }
 
 /**
@@ -187,6 +210,5 @@ export async function readRows<T>(db: Knex, query: Knex.QueryBuilder): Promise<T
     const rows = await pool.read(sql, bindings.map(sqliteBinding));
     return (db.client as Knex.Client & { postProcessResponse(rows: unknown, context: unknown): T[] }).postProcessResponse(rows, undefined);
   }
-  const read = async () => (await query) as T[];
-  return heavyReads.get(db)?.run(read) ?? read();
+  return heavyRead(db, async () => (await query) as T[]);
 }

@@ -130,7 +130,7 @@ describe('Baileys driver without network', () => {
     };
     const script = `
       import { pino } from 'pino';
-      import { createDatabase } from './core/db/database.ts';
+      import { closeDatabase, createDatabase } from './core/db/database.ts';
       import { createBaileysDriverFactory } from './core/channels/baileys/index.ts';
       const { database, whatsappId, companyId, url } = JSON.parse(process.env.BAILEYS_CHILD);
       const db = createDatabase(database);
@@ -142,7 +142,7 @@ describe('Baileys driver without network', () => {
       await driver.start();
       while (retries < 1) await new Promise((resolve) => setTimeout(resolve, 10));
       await driver.stop();
-      await db.destroy();
+      await closeDatabase(db);
       console.log('stopped after ' + retries + ' retries');
     `;
     const started = Date.now();

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, isPostgres, type Database } from '../../core/db/database.js';
-import { closeReaderPool, PG_HEAVY_READS, readRows } from '../../core/db/reader-pool.js';
+import { closeDatabase, createDatabase, isPostgres, type Database } from '../../core/db/database.js';
+import { heavyRead, PG_HEAVY_READS, readRows } from '../../core/db/reader-pool.js';
 import { createPgDatabase, testDatabase } from '../helpers/server.js';
 
 // Heavy reads (searches, dashboard periods) beside the short queries of lists, frames and inbound
@@ -24,8 +24,7 @@ beforeAll(async () => {
   await db.schema.createTable('notes', (t) => t.increments('id'));
 });
 afterAll(async () => {
-  await closeReaderPool(db);
-  await db.destroy();
+  await closeDatabase(db);
   await cleanup();
 });
 
@@ -52,5 +51,31 @@ describe('heavy reads', () => {
     await Promise.all(heavy);
     expect(done.indexOf('short')).toBe(0);
     expect(done).toHaveLength(11);
+  });
+
+  it('a read of several queries (a whole search) holds one place for all of them, its own readRows included', async () => {
+    /** PostgreSQL backends in a heavy read's sleep now. */
+    const sleeping = async () => {
+      const [row] = await db('pg_stat_activity').where('datname', db.client.database()).whereLike('query', '%pg_sleep%').whereNot('pid', db.raw('pg_backend_pid()')).count({ n: '*' });
+      return Number(row!.n);
+    };
+    const seen: number[] = [];
+    const searches = Array.from({ length: 10 }, () =>
+      heavyRead(db, async () => {
+        // Its nested readRows takes no second place (four such would otherwise wait for each other forever)...
+        await readRows(db, slowRead(db));
+        // ...and its plain queries wait with it.
+        return slowRead(db);
+      }),
+    );
+    if (isPostgres(db)) {
+      for (const wait of [100, 300, 300, 300]) {
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        seen.push(await sleeping());
+      }
+    }
+    const answers = await Promise.all(searches);
+    expect(answers.map((rows) => rows[0].kind)).toEqual(Array(10).fill('heavy'));
+    if (isPostgres(db)) expect(Math.max(...seen)).toBe(PG_HEAVY_READS);
   });
 });

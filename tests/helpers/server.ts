@@ -7,7 +7,7 @@ import { loadConfig } from '../../core/config/load-config.js';
 import type { Config, ConfigValues } from '../../core/config/config.schema.js';
 import { createLogger } from '../../core/logger.js';
 import { startAtende, type Atende } from '../../core/boot.js';
-import { createDatabase } from '../../core/db/database.js';
+import { closeDatabase, createDatabase } from '../../core/db/database.js';
 import { createMigrator } from '../../core/cli/migrations.js';
 
 declare module 'vitest' {
@@ -110,7 +110,7 @@ export async function migratedSqliteTemplate(dir: string): Promise<string> {
   try {
     await (await createMigrator(db, config)).latest();
   } finally {
-    await db.destroy();
+    await closeDatabase(db);
   }
   return config.database.filename;
 }

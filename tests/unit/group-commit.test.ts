@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, type Database } from '../../core/db/database.js';
+import { closeDatabase, createDatabase, type Database } from '../../core/db/database.js';
 import { isUniqueViolation } from '../../core/db/unique-violation.js';
 import { GroupCommit } from '../../core/modules/pipeline/group-commit.js';
 
@@ -19,7 +19,7 @@ describe('group commit', () => {
     });
   });
   afterAll(async () => {
-    await db.destroy();
+    await closeDatabase(db);
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { toJobId, type JobParameters } from 'agenda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, type Database } from '../../core/db/database.js';
+import { closeDatabase, createDatabase, type Database } from '../../core/db/database.js';
 import { Migrator } from '../../core/db/migrator.js';
 import { KnexJobRepository } from '../../core/jobs/knex-backend.js';
 
@@ -15,7 +15,7 @@ beforeAll(async () => {
   await new Migrator(db).latest();
 });
 afterAll(async () => {
-  await db?.destroy();
+  if (db) await closeDatabase(db);
   rmSync(dir, { recursive: true, force: true });
 });
 

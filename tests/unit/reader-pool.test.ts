@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, type Database } from '../../core/db/database.js';
-import { closeReaderPool, readRows } from '../../core/db/reader-pool.js';
+import { closeDatabase, createDatabase, type Database } from '../../core/db/database.js';
+import { readRows } from '../../core/db/reader-pool.js';
 
 // Reads on reader threads of a SQLite file, against the same rows the main connection wrote.
 const dir = mkdtempSync(path.join(tmpdir(), 'atende-readers-'));
@@ -17,8 +17,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await closeReaderPool(db);
-  await db.destroy();
+  await closeDatabase(db);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -63,8 +62,7 @@ describe('SQLite reader threads', () => {
       await memory('items').insert({});
       expect(await readRows(memory, memory('items').select('id'))).toEqual([{ id: 1 }]);
     } finally {
-      await closeReaderPool(memory);
-      await memory.destroy();
+      await closeDatabase(memory);
     }
   });
 
@@ -72,8 +70,7 @@ describe('SQLite reader threads', () => {
     const other = createDatabase({ client: 'sqlite', filename: path.join(dir, 'closed.sqlite') });
     await other.schema.createTable('items', (t) => t.increments('id'));
     expect(await readRows(other, other('items').select('id'))).toEqual([]);
-    await closeReaderPool(other);
+    await closeDatabase(other);
     await expect(readRows(other, other('items').select('id'))).rejects.toThrow(/closed/);
-    await other.destroy();
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type BetterSqlite3 from 'better-sqlite3';
-import { createDatabase, type Database } from '../../core/db/database.js';
+import { closeDatabase, createDatabase, type Database } from '../../core/db/database.js';
 import { STATEMENT_CACHE_SIZE } from '../../core/db/sqlite-client.js';
 
 // The prepared statements the SQLite client keeps per connection, on a real in-memory database.
@@ -23,7 +23,7 @@ beforeAll(async () => {
   db.client.releaseConnection(connection);
 });
 afterAll(async () => {
-  await db?.destroy();
+  if (db) await closeDatabase(db);
 });
 
 describe('SQLite statement cache', () => {

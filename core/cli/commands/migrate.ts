@@ -23,7 +23,7 @@ export function migrateCommand(ctx: CliContext): Command {
 async function runMigrate(options: MigrateOptions, ctx: CliContext): Promise<void> {
   if (options.rollback && options.status) throw usageError('--rollback and --status cannot be used together');
   const config = loadConfig({ dir: resolveDir(options.dir), env: ctx.env, generateSecrets: false });
-  const { createDatabase } = await import('../../db/database.js');
+  const { closeDatabase, createDatabase } = await import('../../db/database.js');
   const db = createDatabase(config.database);
   try {
     const migrator = await createMigrator(db, config);
@@ -42,6 +42,6 @@ async function runMigrate(options: MigrateOptions, ctx: CliContext): Promise<voi
       ctx.print(ran === 0 ? 'database schema already up to date' : `${ran} migration${ran === 1 ? '' : 's'} applied`);
     }
   } finally {
-    await db.destroy();
+    await closeDatabase(db);
   }
 }

@@ -7,7 +7,7 @@ import { ticketViews, ticketViewsOf } from './ticket-view.js';
 import { TICKETS_PAGE_SIZE, type ListTicketsQuery } from './tickets.schema.js';
 import type { TicketCardView, TicketView } from '../../contract/views.js';
 import { likePattern } from '../../db/like-pattern.js';
-import { readRows } from '../../db/reader-pool.js';
+import { heavyRead, readRows } from '../../db/reader-pool.js';
 import { foldText } from '../../db/search-fold.js';
 
 /** `count` stops here: counting 100,000 rows for a badge is wasted work (DESIGN §10). */
@@ -255,16 +255,19 @@ export async function listTickets(db: Knex, viewer: TicketViewer, query: ListTic
     ]);
     return { tickets: page, count: Math.min(count, TICKETS_COUNT_CAP), hasMore: count > offset + TICKETS_PAGE_SIZE };
   }
-  const messages = [...term].length >= MESSAGE_SEARCH_MIN ? await messageSearch(db, viewer.user.companyId, term) : undefined;
-  // Few matching messages: the contacts too, when few, so that the tickets are read by id, not walked.
-  const few = messages?.ticketIds ? await fewMatches(db, viewer.user.companyId, term, messages) : null;
-  // A search is the heavy read of a list: off the event loop where the database allows it.
-  const rows = await readRows<{ id: number }>(db, newestFirst(ticketsQuery(db, viewer, query, timeZone, messages, few).select('tickets.id')).limit(offset + TICKETS_PAGE_SIZE + 1));
-  return {
-    tickets: await ticketViewsOf(db, viewer.user.companyId, rows.slice(offset, offset + TICKETS_PAGE_SIZE).map((r) => r.id)),
-    count: Math.min(rows.length, TICKETS_COUNT_CAP),
-    hasMore: rows.length > offset + TICKETS_PAGE_SIZE,
-  };
+  // A search is the heavy read of a list: its queries off the event loop where the database allows
+  // it, all of them in one place of PostgreSQL's cap on heavy reads.
+  return heavyRead(db, async () => {
+    const messages = [...term].length >= MESSAGE_SEARCH_MIN ? await messageSearch(db, viewer.user.companyId, term) : undefined;
+    // Few matching messages: the contacts too, when few, so that the tickets are read by id, not walked.
+    const few = messages?.ticketIds ? await fewMatches(db, viewer.user.companyId, term, messages) : null;
+    const rows = await readRows<{ id: number }>(db, newestFirst(ticketsQuery(db, viewer, query, timeZone, messages, few).select('tickets.id')).limit(offset + TICKETS_PAGE_SIZE + 1));
+    return {
+      tickets: await ticketViewsOf(db, viewer.user.companyId, rows.slice(offset, offset + TICKETS_PAGE_SIZE).map((r) => r.id)),
+      count: Math.min(rows.length, TICKETS_COUNT_CAP),
+      hasMore: rows.length > offset + TICKETS_PAGE_SIZE,
+    };
+  });
 }
 
 /** A board reads at most this many tickets, the newest; `hasMore` says when there were more. */

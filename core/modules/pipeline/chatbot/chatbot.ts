@@ -236,11 +236,14 @@ export class Chatbot {
   /**
    * The steps of many tickets ready at the same moment, by one transaction (group commit): a burst
    * of new chats costs a few commits, not one per chat. A step whose ticket was taken meanwhile
-   * fails the batch, and each of its steps is then written by a transaction of its own.
+   * fails the batch, and each of its steps is then written by a transaction of its own. The
+   * tickets are written in id order, the order in which the pipeline's one UPDATE of a batch of
+   * tickets locks them on PostgreSQL: two such transactions never wait for each other in a cycle.
    */
   private async writeAll(trx: Knex.Transaction, writes: BotWrite[]): Promise<(Ticket | undefined)[]> {
-    const written: (Ticket | undefined)[] = [];
-    for (const write of writes) written.push(await this.write(trx, write));
+    const written: (Ticket | undefined)[] = new Array(writes.length);
+    const byTicket = writes.map((_, i) => i).sort((a, b) => writes[a]!.ticket.id - writes[b]!.ticket.id);
+    for (const i of byTicket) written[i] = await this.write(trx, writes[i]!);
     return written;
   }
 
