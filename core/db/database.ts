@@ -5,6 +5,7 @@ import knexPkg, { type Knex } from 'knex';
 import objection from 'objection';
 import type { Config } from '../config/config.schema.js';
 import type { Logger } from '../logger.js';
+import { nameReads, type PgConnection } from './pg-statements.js';
 import { attachReaderPool, capHeavyReads, closeReaderPool } from './reader-pool.js';
 import { registerSearchFold } from './search-fold.js';
 import { SqliteClient } from './sqlite-client.js';
@@ -31,10 +32,18 @@ export function createDatabase(database: Config['database'], logger?: Logger): D
     debug: (message: unknown) => logger?.debug({ knex: message }, 'database debug'),
   };
   if (database.client === 'pg') {
-    const db = knex({
+    const db: Knex = knex({
       client: 'pg',
       connection: database.connectionString,
-      pool: { min: 0, max: 10 },
+      pool: {
+        min: 0,
+        max: 10,
+        // Reads run as named statements with one generic plan each (pg-statements.ts).
+        afterCreate(conn: PgConnection, done: (err: Error | null, conn: unknown) => void) {
+          nameReads(conn, db);
+          conn.query({ text: 'SET plan_cache_mode = force_generic_plan' }, (err) => done(err, conn));
+        },
+      },
       log,
       ...mappers,
     });

@@ -170,9 +170,14 @@ export function capHeavyReads(db: Knex): void {
  * its heaviest, so ten searches hold at most PG_HEAVY_READS connections between them. Elsewhere
  * (SQLite) `work` just runs: its readRows go to the reader threads.
  */
+/** Whether the current async context is inside a heavy read (heavyRead) of `db`. */
+export function inHeavyRead(db: Knex): boolean {
+  return holding.getStore() === db;
+}
+
 export function heavyRead<T>(db: Knex, work: () => Promise<T>): Promise<T> {
   const cap = heavyReads.get(db);
-  if (!cap || holding.getStore() === db) return work();
+  if (!cap || inHeavyRead(db)) return work();
   return cap.run(() => holding.run(db, work));
 }
 
