@@ -40,8 +40,7 @@ export function createDatabase(database: Config['database'], logger?: Logger): D
         max: 10,
         // Reads run as named statements with one generic plan each (pg-statements.ts).
         afterCreate(conn: PgConnection, done: (err: Error | null, conn: unknown) => void) {
-          nameReads(conn, db);
-          conn.query({ text: 'SET plan_cache_mode = force_generic_plan' }, (err) => done(err, conn));
+          nameReads(conn, db, (err) => done(err, conn));
         },
       },
       log,

@@ -15,6 +15,8 @@ type Callback = (err: (Error & { code?: string }) | null, result: unknown) => vo
 /** node-postgres's client, as far as knex's calls and its statements go. */
 export interface PgConnection {
   query(config: QueryConfig | string, callback?: Callback): unknown;
+  /** 'I' idle, 'T' in a transaction, 'E' in a failed one (the last ReadyForQuery's status). */
+  getTransactionStatus(): string | null;
   connection: { parsedStatements: Record<string, string> };
 }
 
@@ -31,17 +33,27 @@ function statementName(sql: string): string {
  * Reads on PostgreSQL as named statements: each connection parses and plans a SELECT once and
  * then runs it by name, as SQLite runs its kept statements (sqlite-client.ts). knex sends every
  * query unnamed, so PostgreSQL parses and plans it anew each time: for the joined page of a ticket
- * list, 2.6 ms of planning against 0.8 ms of execution. The connection plans them generically
- * (`plan_cache_mode`, set by database.ts): the lists' and messages' reads are equalities and
+ * list, 2.6 ms of planning against 0.8 ms of execution. They run with one generic plan
+ * (`plan_cache_mode = force_generic_plan`): the lists' and messages' reads are equalities and
  * orders on indexes, whose plan does not depend on the values. A heavy read (a search's LIKE, a
- * dashboard period) is planned for its values each time, unnamed. Writes stay unnamed: a batch's
- * text changes with its size. The name is a hash of the text, so one name never stands for two
- * texts. Wraps `connection.query`, which knex calls for every query, in a transaction or not.
+ * dashboard period) is unnamed and planned for its values (`plan_cache_mode = auto`, which the
+ * unnamed statement follows too): the connection changes mode, outside a transaction, when the
+ * next query needs the other one. Writes stay unnamed: a batch's text changes with its size. The
+ * name is a hash of the text, so one name never stands for two texts. Wraps `connection.query`,
+ * which knex calls for every query, in a transaction or not; one query at a time on the
+ * connection, as node-postgres asks. `done` once the connection is set up.
  */
-export function nameReads(connection: PgConnection, db: Knex): void {
+export function nameReads(connection: PgConnection, db: Knex, done: (err: Error | null) => void): void {
   const query = connection.query.bind(connection);
   const names = new Set<string>();
-  /** Deallocates every kept statement, then runs `next`: one query at a time on the connection, as node-postgres asks. */
+  let generic = true;
+  /** Runs `next` in the plan mode asked: a SET first when the connection, idle, is in the other one. */
+  const inMode = (wantGeneric: boolean, next: () => void) => {
+    if (generic === wantGeneric || connection.getTransactionStatus() !== 'I') return next();
+    generic = wantGeneric;
+    query(`SET plan_cache_mode = ${wantGeneric ? 'force_generic_plan' : 'auto'}`, () => next());
+  };
+  /** Deallocates every kept statement, then runs `next`. */
   const forgetAll = (next: () => void) => {
     connection.connection.parsedStatements = {};
     names.clear();
@@ -57,9 +69,12 @@ export function nameReads(connection: PgConnection, db: Knex): void {
     });
   };
   connection.query = (config: QueryConfig | string, callback?: Callback) => {
-    if (typeof config === 'string' || !callback || config.name || !SELECT.test(config.text) || inHeavyRead(db)) return query(config, callback);
-    if (names.size >= PG_STATEMENTS_KEPT) forgetAll(() => named(config, callback));
-    else named(config, callback);
+    if (typeof config === 'string' || !callback || config.name || !SELECT.test(config.text)) return query(config, callback);
+    if (inHeavyRead(db)) inMode(false, () => query(config, callback));
+    else if (names.size >= PG_STATEMENTS_KEPT) inMode(true, () => forgetAll(() => named(config, callback)));
+    else inMode(true, () => named(config, callback));
     return undefined;
   };
+  // A new connection starts generic: most of its reads, in a transaction or not, are the lists'.
+  query('SET plan_cache_mode = force_generic_plan', (err) => done(err));
 }

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDatabase, createDatabase, type Database } from '../../core/db/database.js';
 import { PG_STATEMENTS_KEPT } from '../../core/db/pg-statements.js';
@@ -45,6 +46,14 @@ describe.runIf(testDatabase === 'pg')('PostgreSQL named statements', () => {
       expect((await preparedOnNotes(trx)).map((row) => row.statement)).toContain('select "id" from "notes" where "body" like $1');
       expect((await preparedOnNotes(trx)).map((row) => row.statement)).not.toContain('select "body" from "notes" where "body" like $1');
     });
+  });
+
+  it('a read runs with a generic plan, a heavy read with a plan for its values, whichever connection it gets', async () => {
+    const mode = (q: Database | Knex.Transaction) => q.select(q.raw("current_setting('plan_cache_mode') as mode")).then((rows) => rows[0].mode as string);
+    for (let i = 0; i < 3; i++) {
+      const [heavy, plain] = await Promise.all([heavyRead(db, () => mode(db)), mode(db)]);
+      expect([heavy, plain]).toEqual(['auto', 'force_generic_plan']);
+    }
   });
 
   it('a table whose columns change under its kept statements is read again with its new columns', async () => {
