@@ -26,17 +26,23 @@ const PG_INDEXES = {
 /** The FTS5 rowid of a message: its ticket in the high 32 bits. */
 export const MESSAGE_KEY = (row: 'new' | 'old' | 'messages') => `(${row}.ticket_id << 32) + ${row}.id`;
 
-/** How a table indexes its column: the column as it is (this migration), or folded by `value` (migration 20261128000000). */
+/**
+ * How a table indexes its column: the column as it is (this migration), or folded by `value`
+ * (migration 20261128000000); with `detail: 'none'`, which trigrams a row holds but not where
+ * (migration 20261128100000).
+ */
 export interface FtsText {
   tokenize: string;
   value(column: string): string;
+  detail?: 'none';
 }
 
 const AS_IS: FtsText = { tokenize: 'trigram remove_diacritics 1', value: (column) => column };
 
 /** An FTS5 trigram table of `source`'s `column`, kept by triggers; `watched` are the columns whose update rewrites a row. */
 export async function ftsTable(knex: Knex, table: string, source: string, column: string, key: (row: 'new' | 'old' | 'messages') => string, watched: string, text = AS_IS): Promise<void> {
-  await knex.raw(`CREATE VIRTUAL TABLE ${table} USING fts5(${column}, content='', contentless_delete=1, tokenize='${text.tokenize}')`);
+  const detail = text.detail ? `, detail=${text.detail}` : '';
+  await knex.raw(`CREATE VIRTUAL TABLE ${table} USING fts5(${column}, content='', contentless_delete=1, tokenize='${text.tokenize}'${detail})`);
   await knex.raw(`INSERT INTO ${table} (rowid, ${column}) SELECT ${key('messages').replaceAll('messages.', `${source}.`)}, ${text.value(column)} FROM ${source}`);
   await knex.raw(`CREATE TRIGGER ${table}_insert AFTER INSERT ON ${source} BEGIN
     INSERT INTO ${table} (rowid, ${column}) VALUES (${key('new')}, ${text.value(`new.${column}`)});

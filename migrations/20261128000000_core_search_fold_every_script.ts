@@ -22,7 +22,8 @@ const MESSAGES_FTS = 'messages_search';
 const CONTACTS_FTS = 'contacts_search';
 
 const atendeFold = (text: string) => `atende_fold(${text})`;
-const FOLDED: FtsText = { tokenize: 'trigram', value: atendeFold };
+/** Text folded by atende_fold, trigrams with their positions. */
+export const FOLDED: FtsText = { tokenize: 'trigram', value: atendeFold };
 
 export async function up(knex: Knex): Promise<void> {
   if (knex.client.config.client === 'pg') return;

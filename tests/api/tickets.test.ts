@@ -645,6 +645,34 @@ describe('the search table by ticket', () => {
     expect(await listIds(admin, `searchParam=${encodeURIComponent('estacao se')}`)).toEqual([meanwhile.id]);
   });
 
+  it('finds a term as written, not its trigrams or words apart (SQLite: the FTS5 table without positions, confirmed by the probe); down and up again', async () => {
+    const w = await world('Busca Trigramas');
+    const admin = w.t.admin.token;
+    const exact = await insertTicket(w.t.companyId, { queueId: w.queueA });
+    await insertMessage(w.t.companyId, exact.id, 'Segue o BOLETO PIX do mês');
+    // Every trigram of "boleto" and both words of "boleto pix", but neither term.
+    const scattered = await insertTicket(w.t.companyId, { queueId: w.queueA });
+    await insertMessage(w.t.companyId, scattered.id, 'bol ole let eto');
+    await insertMessage(w.t.companyId, scattered.id, 'o pix caiu; o boleto não');
+    expect(sorted(await listIds(admin, 'searchParam=boleto'))).toEqual(sorted([exact.id, scattered.id]));
+    expect(await listIds(admin, `searchParam=${encodeURIComponent('boleto pix')}`)).toEqual([exact.id]);
+    expect(await listIds(admin, `searchParam=${encodeURIComponent('ole let')}`)).toEqual([scattered.id]);
+
+    const { db } = server.atende.container;
+    const config = { migrationSource: createMigrationSource(await pluginMigrationDirs(server.config)), tableName: 'knex_migrations', name: '20261128100000_core_search_trigrams_only' };
+    const ftsSql = async () => (isPostgres(db) ? '' : ((await db.raw("SELECT sql FROM sqlite_master WHERE name = 'messages_search'")) as { sql: string }[])[0]!.sql);
+    if (!isPostgres(db)) expect(await ftsSql()).toContain('detail=none');
+    await db.migrate.down(config);
+    if (!isPostgres(db)) expect(await ftsSql()).not.toContain('detail');
+    const meanwhile = await insertTicket(w.t.companyId, { queueId: w.queueA });
+    await insertMessage(w.t.companyId, meanwhile.id, 'Boleto pix vencido');
+    expect(sorted(await listIds(admin, `searchParam=${encodeURIComponent('boleto pix')}`))).toEqual(sorted([exact.id, meanwhile.id]));
+    await db.migrate.up(config);
+    if (!isPostgres(db)) expect(await ftsSql()).toContain('detail=none');
+    expect(sorted(await listIds(admin, `searchParam=${encodeURIComponent('boleto pix')}`))).toEqual(sorted([exact.id, meanwhile.id]));
+    expect(sorted(await listIds(admin, 'searchParam=boleto'))).toEqual(sorted([exact.id, scattered.id, meanwhile.id]));
+  });
+
   it('follows messages written, edited, moved and deleted, one by one and in batches', async () => {
     const w = await world('Busca Por Ticket');
     const admin = w.t.admin.token;

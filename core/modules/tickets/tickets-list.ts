@@ -64,15 +64,18 @@ async function foldedTerm(db: Knex, term: string): Promise<string> {
 }
 
 /**
- * SQLite: an FTS5 query for the messages that may hold `folded` (a folded term): each of its words of three
- * characters or more as a phrase, all of them (a single word: the exact FTS5 match). It finds a
- * superset of the matches (the probe of message_search confirms them) for much less than the whole
- * phrase, whose trigrams across words ('o p', ' pi') have position lists of most messages to
- * compare. Null: no word long enough.
+ * SQLite: an FTS5 query for the messages that may hold `folded` (a folded term): every trigram of
+ * each of its words of three characters or more, all of them. The table keeps which trigrams a
+ * message holds, not where (migration 20261128100000), so this finds a superset of the matches,
+ * which the probe of message_search confirms. Null: no word long enough.
  */
-function ftsWords(folded: string): string | null {
-  const words = folded.split(/\s+/).filter((word) => [...word].length >= MESSAGE_SEARCH_MIN);
-  return words.length > 0 ? [...new Set(words)].map(ftsPhrase).join(' AND ') : null;
+function ftsTrigrams(folded: string): string | null {
+  const trigrams = new Set<string>();
+  for (const word of folded.split(/\s+/)) {
+    const chars = [...word];
+    for (let i = 0; i + MESSAGE_SEARCH_MIN <= chars.length; i++) trigrams.add(chars.slice(i, i + MESSAGE_SEARCH_MIN).join(''));
+  }
+  return trigrams.size > 0 ? [...trigrams].map(ftsPhrase).join(' AND ') : null;
 }
 
 /**
@@ -80,7 +83,7 @@ function ftsWords(folded: string): string | null {
  * messages may: through the trigram index of message_search.folded on PostgreSQL, the FTS5 table
  * messages_search on SQLite (whose rowid carries the ticket, (ticket_id << 32) + id). Either stops
  * at the first FEW_MESSAGE_MATCHES + 1 matches. The probe of message_search confirms each ticket
- * (hasMessage): on SQLite the FTS5 query, word by word, is a superset.
+ * (hasMessage): on SQLite the FTS5 query, trigram by trigram, is a superset.
  */
 async function messageSearch(db: Knex, companyId: number, term: string): Promise<MessageSearch> {
   const folded = await foldedTerm(db, term);
@@ -92,7 +95,7 @@ async function messageSearch(db: Knex, companyId: number, term: string): Promise
       .limit(FEW_MESSAGE_MATCHES + 1)) as { ticketId: number }[];
     return { folded, ticketIds: fewTickets(rows) };
   }
-  const match = ftsWords(folded);
+  const match = ftsTrigrams(folded);
   if (!match) return { folded, ticketIds: null };
   const rows = await readRows<{ ticketId: number }>(
     db,
