@@ -82,7 +82,7 @@ describeE2E('users page', () => {
       await dialog.waitFor({ state: 'hidden' });
       await row(admin, 'Maria Souza').waitFor();
       await row(watcher, 'Maria Souza').waitFor();
-      expect(await row(watcher, 'Maria Souza').innerText()).toContain('maria@usuarios.test');
+      await expect.poll(() => row(watcher, 'Maria Souza').innerText()).toContain('maria@usuarios.test');
 
       await admin.getByRole('button', { name: 'Editar Maria Souza' }).click();
       const editDialog = admin.getByRole('dialog', { name: 'Editar usuário' });
@@ -92,7 +92,7 @@ describeE2E('users page', () => {
       await editDialog.getByRole('button', { name: 'Salvar' }).click();
       await editDialog.waitFor({ state: 'hidden' });
       await row(watcher, 'Maria Lima').waitFor();
-      expect(await row(watcher, 'Maria Souza').count()).toBe(0);
+      await expect.poll(() => row(watcher, 'Maria Souza').count()).toBe(0);
 
       await admin.getByRole('button', { name: 'Excluir Maria Lima' }).click();
       const confirm = admin.getByRole('dialog').filter({ hasText: 'Excluir Maria Lima?' });
