@@ -35,7 +35,8 @@ export const THREAD_NICE = 10;
 /**
  * A reader thread: its own read-only connection on the WAL database, answering the rows of the SQL
  * it is sent. Plain CommonJS evaluated as a string, so it runs the same from the sources (tests)
- * and from the build, with no loader for TypeScript.
+ * and from the build, with no loader for TypeScript. Started with no flags of the process
+ * (`execArgv: []`): under `--input-type=module` Node 24 would read the source as a module.
  */
 const READER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -81,7 +82,7 @@ class Reader {
   readonly pending = new Map<number, Pending>();
 
   constructor(filename: string, onExit: (reader: Reader) => void) {
-    this.worker = new Worker(READER_SOURCE, { eval: true, workerData: { filename, driver: driverFile(), kept: STATEMENTS_KEPT, mmapSize: MMAP_SIZE, nice: THREAD_NICE } });
+    this.worker = new Worker(READER_SOURCE, { eval: true, execArgv: [], workerData: { filename, driver: driverFile(), kept: STATEMENTS_KEPT, mmapSize: MMAP_SIZE, nice: THREAD_NICE } });
     // A reader never keeps the process alive: shutdown closes them, and an exit without it must not hang.
     this.worker.unref();
     this.worker.on('message', (answer: { id: number; rows?: unknown[]; error?: { message: string; code?: string } }) => {

@@ -9,7 +9,8 @@ export const CHECKPOINT_EVERY_MS = 200;
  * The checkpointer thread: its own connection on the WAL database, running a PASSIVE checkpoint
  * every `workerData.every` ms. A passive checkpoint takes no lock a writer or a reader waits for;
  * once it has copied every page, the writer's next transaction starts the WAL again from its
- * beginning. Plain CommonJS evaluated as a string, as the readers are.
+ * beginning. Plain CommonJS evaluated as a string, started with no flags of the process, as the
+ * readers are.
  */
 const CHECKPOINTER_SOURCE = `
 const { workerData } = require('node:worker_threads');
@@ -42,9 +43,10 @@ export class WalCheckpointer {
    */
   start(writer: BetterSqlite3.Database): void {
     if (this.worker || this.closed) return;
-    const worker = new Worker(CHECKPOINTER_SOURCE, { eval: true, workerData: { filename: this.filename, driver: driverFile(), every: CHECKPOINT_EVERY_MS, nice: THREAD_NICE } });
-    // Never keeps the process alive.
+    const worker = new Worker(CHECKPOINTER_SOURCE, { eval: true, execArgv: [], workerData: { filename: this.filename, driver: driverFile(), every: CHECKPOINT_EVERY_MS, nice: THREAD_NICE } });
+    // Never keeps the process alive; a failure ends the thread (below), it never throws in the process.
     worker.unref();
+    worker.on('error', () => undefined);
     worker.on('exit', () => {
       if (this.closed || !writer.open) return;
       this.worker = undefined;

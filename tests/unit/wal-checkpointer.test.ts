@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeDatabase, createDatabase } from '../../core/db/database.js';
-import { CHECKPOINT_EVERY_MS } from '../../core/db/wal-checkpointer.js';
+import { SqliteDriver } from '../../core/db/sqlite-driver.js';
+import { CHECKPOINT_EVERY_MS, WalCheckpointer } from '../../core/db/wal-checkpointer.js';
 
 // The writer of a SQLite file commits without checkpointing; a thread of its own checkpoints.
 const dir = mkdtempSync(path.join(tmpdir(), 'atende-checkpoints-'));
@@ -39,6 +40,19 @@ describe('SQLite WAL checkpoints', () => {
       expect(await reopened.raw('pragma integrity_check')).toEqual([{ integrityCheck: 'ok' }]);
     } finally {
       await closeDatabase(reopened);
+    }
+  });
+
+  it('a thread that fails gives the writer its own checkpoints back, and the process goes on', async () => {
+    const writer = new SqliteDriver(path.join(dir, 'writer.sqlite'));
+    const checkpointer = new WalCheckpointer(path.join(dir, 'no-such-file.sqlite'));
+    try {
+      checkpointer.start(writer);
+      expect(writer.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+      await expect.poll(() => writer.pragma('wal_autocheckpoint', { simple: true }), { timeout: 5000 }).toBe(1000);
+    } finally {
+      await checkpointer.close();
+      writer.close();
     }
   });
 
