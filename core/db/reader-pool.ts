@@ -1,11 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Knex } from 'knex';
 import { Semaphore } from '../semaphore.js';
-import { SqliteDriver } from './sqlite-driver.js';
-
-const require = createRequire(import.meta.url);
+import { startSqliteThread } from './sqlite-thread.js';
 
 /** Two cores: one reader each, the main thread writing between them. */
 export const SQLITE_READERS = 2;
@@ -17,31 +14,10 @@ const MMAP_SIZE = 1 << 30;
 const STATEMENTS_KEPT = 100;
 
 /**
- * The start of a thread's source that lowers its priority to `workerData.nice`: on two cores, a
- * thread busy with searches or checkpoints would otherwise take the CPU the main thread needs for
- * sockets, lists and inbound messages. Linux gives a thread its own nice value, set through its
- * thread id; elsewhere the thread runs at the process's priority.
- */
-export const BELOW_MAIN_THREAD = `
-try {
-  const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
-  require('node:os').setPriority(tid, workerData.nice);
-} catch {}
-`;
-
-/** A reader's (and the checkpointer's) nice value: the main thread (0) gets about ten times its share of a busy CPU. */
-export const THREAD_NICE = 10;
-
-/**
  * A reader thread: its own read-only connection on the WAL database, answering the rows of the SQL
- * it is sent. Plain CommonJS evaluated as a string, so it runs the same from the sources (tests)
- * and from the build, with no loader for TypeScript. Started with no flags of the process
- * (`execArgv: []`): under `--input-type=module` Node 24 would read the source as a module.
+ * it is sent (after sqlite-thread.ts's prelude).
  */
 const READER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-${BELOW_MAIN_THREAD}
 const db = new Database(workerData.filename, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 5000');
 // Pages read through a memory map, not a read() call each: a search probes a page per ticket it walks.
@@ -65,13 +41,6 @@ parentPort.on('message', ({ id, sql, bindings }) => {
 });
 `;
 
-/** The file the main thread loaded the driver from (sqlite-driver.ts picks the build this Node needs): the readers load the same. */
-export function driverFile(): string {
-  const loaded = Object.values(require.cache).find((module) => module?.exports === SqliteDriver);
-  if (!loaded) throw new Error('the SQLite driver module is not loaded');
-  return loaded.filename;
-}
-
 interface Pending {
   resolve(rows: unknown[]): void;
   reject(err: Error): void;
@@ -82,9 +51,8 @@ class Reader {
   readonly pending = new Map<number, Pending>();
 
   constructor(filename: string, onExit: (reader: Reader) => void) {
-    this.worker = new Worker(READER_SOURCE, { eval: true, execArgv: [], workerData: { filename, driver: driverFile(), kept: STATEMENTS_KEPT, mmapSize: MMAP_SIZE, nice: THREAD_NICE } });
     // A reader never keeps the process alive: shutdown closes them, and an exit without it must not hang.
-    this.worker.unref();
+    this.worker = startSqliteThread(READER_SOURCE, { filename, kept: STATEMENTS_KEPT, mmapSize: MMAP_SIZE });
     this.worker.on('message', (answer: { id: number; rows?: unknown[]; error?: { message: string; code?: string } }) => {
       const request = this.pending.get(answer.id);
       this.pending.delete(answer.id);
@@ -165,17 +133,17 @@ export function capHeavyReads(db: Knex): void {
   heavyReads.set(db, new Semaphore(PG_HEAVY_READS));
 }
 
+/** Whether the current async context is inside a heavy read (heavyRead) of `db`. */
+export function inHeavyRead(db: Knex): boolean {
+  return holding.getStore() === db;
+}
+
 /**
  * Runs `work`, a heavy read of several queries one after the other (a whole search: its term, its
  * matches, its page), in one place of the PostgreSQL cap: every query of it waits with it, not only
  * its heaviest, so ten searches hold at most PG_HEAVY_READS connections between them. Elsewhere
  * (SQLite) `work` just runs: its readRows go to the reader threads.
  */
-/** Whether the current async context is inside a heavy read (heavyRead) of `db`. */
-export function inHeavyRead(db: Knex): boolean {
-  return holding.getStore() === db;
-}
-
 export function heavyRead<T>(db: Knex, work: () => Promise<T>): Promise<T> {
   const cap = heavyReads.get(db);
   if (!cap || inHeavyRead(db)) return work();

@@ -1,6 +1,6 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
-import { BELOW_MAIN_THREAD, driverFile, THREAD_NICE } from './reader-pool.js';
+import { startSqliteThread } from './sqlite-thread.js';
 
 /** How often the checkpointer copies the WAL's new pages into the database file. */
 export const CHECKPOINT_EVERY_MS = 200;
@@ -9,13 +9,9 @@ export const CHECKPOINT_EVERY_MS = 200;
  * The checkpointer thread: its own connection on the WAL database, running a PASSIVE checkpoint
  * every `workerData.every` ms. A passive checkpoint takes no lock a writer or a reader waits for;
  * once it has copied every page, the writer's next transaction starts the WAL again from its
- * beginning. Plain CommonJS evaluated as a string, started with no flags of the process, as the
- * readers are.
+ * beginning (after sqlite-thread.ts's prelude).
  */
 const CHECKPOINTER_SOURCE = `
-const { workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-${BELOW_MAIN_THREAD}
 const db = new Database(workerData.filename, { fileMustExist: true });
 setInterval(() => {
   try {
@@ -43,9 +39,8 @@ export class WalCheckpointer {
    */
   start(writer: BetterSqlite3.Database): void {
     if (this.worker || this.closed) return;
-    const worker = new Worker(CHECKPOINTER_SOURCE, { eval: true, execArgv: [], workerData: { filename: this.filename, driver: driverFile(), every: CHECKPOINT_EVERY_MS, nice: THREAD_NICE } });
-    // Never keeps the process alive; a failure ends the thread (below), it never throws in the process.
-    worker.unref();
+    const worker = startSqliteThread(CHECKPOINTER_SOURCE, { filename: this.filename, every: CHECKPOINT_EVERY_MS });
+    // A failure ends the thread (below); it never throws in the process.
     worker.on('error', () => undefined);
     worker.on('exit', () => {
       if (this.closed || !writer.open) return;
