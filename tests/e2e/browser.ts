@@ -99,6 +99,27 @@ export async function settled(page: Page): Promise<void> {
   );
 }
 
+/**
+ * Answers the confirmation titled `title` with its `button` and waits for it to close. The click
+ * waits for the dialog's opening animation to end; one still lost to it (the dialog open, its button
+ * not busy) is made again.
+ */
+export async function confirmDialog(page: Page, title: string, button = 'Excluir'): Promise<void> {
+  const dialog = page.getByRole('dialog').filter({ hasText: title });
+  const answer = dialog.getByRole('button', { name: button });
+  await answer.waitFor();
+  await settled(page);
+  await answer.click();
+  const closed = await dialog
+    .waitFor({ state: 'hidden', timeout: 5_000 })
+    .then(() => true)
+    .catch(() => false);
+  if (closed) return;
+  const busy = await answer.evaluate((b) => b.classList.contains('ant-btn-loading'), undefined, { timeout: 1_000 }).catch(() => true);
+  if (!busy) await answer.click({ timeout: 1_000 }).catch(() => undefined);
+  await dialog.waitFor({ state: 'hidden' });
+}
+
 /** A screenshot with the pointer out of the way and the animations ended. */
 export async function shot(page: Page, name: string): Promise<void> {
   await page.mouse.move(0, 0);

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { BrowserPool, chooseOption, chooseOptions, loginThroughUi, shot } from './browser.js';
+import { BrowserPool, chooseOption, chooseOptions, loginThroughUi, shot, confirmDialog } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, SUPER_EMAIL, SUPER_PASSWORD, type TestServer } from '../helpers/server.js';
 
@@ -172,7 +172,7 @@ describeE2E('connections page', () => {
       await admin.getByRole('button', { name: 'Excluir Conexão Extra' }).click();
       const confirm = admin.getByRole('dialog').filter({ hasText: 'Excluir Conexão Extra?' });
       await confirm.getByText('Você tem certeza? Essa ação não pode ser revertida.').waitFor();
-      await confirm.getByRole('button', { name: 'Excluir' }).click();
+      await confirmDialog(admin, 'Excluir Conexão Extra?');
       await admin.getByText('Conexão com o WhatsApp excluída com sucesso!').first().waitFor();
       await row(admin, 'Conexão Extra').waitFor({ state: 'detached' });
     },

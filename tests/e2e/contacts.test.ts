@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { loginThroughUi, BrowserPool, shot } from './browser.js';
+import { loginThroughUi, BrowserPool, shot, confirmDialog } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -108,8 +108,7 @@ describeE2E('contacts page', () => {
       expect(detail.body.extraInfo).toEqual([{ id: expect.any(Number), name: 'Origem', value: 'Planilha' }]);
 
       await admin.getByRole('button', { name: 'Excluir Maria Editada' }).click();
-      const confirm = admin.getByRole('dialog').filter({ hasText: 'Excluir Maria Editada?' });
-      await confirm.getByRole('button', { name: 'Excluir' }).click();
+      await confirmDialog(admin, 'Excluir Maria Editada?');
       await row(admin, 'Maria Editada').waitFor({ state: 'detached' });
       await expect.poll(() => admin.locator('.ant-message-notice').count(), { timeout: 10_000 }).toBe(0);
 

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page, WebSocketRoute } from 'playwright-core';
 import type { NormalizedMessage } from '../../core/channels/driver.js';
 import { Events } from '../../core/events/event-bus.js';
-import { BrowserPool, chooseOption, loginThroughUi, shot } from './browser.js';
+import { BrowserPool, chooseOption, loginThroughUi, shot, confirmDialog } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createConnection, createMember, createQueue, createTenant, customerWrites, eventually, PASSWORD, type InboxTenant, type Member } from '../helpers/inbox.js';
@@ -221,7 +221,7 @@ describeE2E('conversation of a ticket', () => {
       await drawer.getByTestId('note').filter({ hasText: 'Prefere entrega à tarde' }).waitFor();
       await shot(page, 'conversation-drawer-light');
       await drawer.getByTestId('note').getByRole('button', { name: 'Excluir observação' }).click();
-      await page.getByRole('dialog').filter({ hasText: 'Excluir esta observação?' }).getByRole('button', { name: 'Excluir' }).click();
+      await confirmDialog(page, 'Excluir esta observação?');
       await page.getByText('Observação excluída com sucesso!').first().waitFor();
       await drawer.getByTestId('note').waitFor({ state: 'detached' });
       await drawer.getByRole('button', { name: 'Fechar' }).click();

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { OutboxMessage } from '../../core/channels/simulator/simulator.js';
-import { BrowserPool, chooseOption, loginThroughUi, shot } from './browser.js';
+import { BrowserPool, chooseOption, loginThroughUi, shot, confirmDialog } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createConnection, createMember, createQueue, createTenant, customerWrites, eventually, outbox, PASSWORD, type InboxTenant, type Member, ticketOf } from '../helpers/inbox.js';
@@ -167,7 +167,7 @@ describeE2E('file lists', () => {
       expect(saved.body.files[0].options).toMatchObject([{ name: 'Catálogo', mediaName: 'catalogo-2027.pdf' }]);
 
       await row.getByRole('button', { name: 'Excluir a lista Boas-vindas' }).click();
-      await admin.getByRole('dialog').filter({ hasText: 'Excluir Boas-vindas?' }).getByRole('button', { name: 'Excluir' }).click();
+      await confirmDialog(admin, 'Excluir Boas-vindas?');
       await row.waitFor({ state: 'detached' });
       await admin.getByText('Nenhuma lista de arquivos').waitFor();
     },

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { loginThroughUi, screenshot, BrowserPool, settled } from './browser.js';
+import { loginThroughUi, screenshot, BrowserPool, settled, confirmDialog } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, SUPER_EMAIL, SUPER_PASSWORD, type TestServer } from '../helpers/server.js';
 
@@ -220,7 +220,7 @@ describeE2E('queues page', () => {
       await confirm.getByText('não terão mais nenhuma fila atribuída').waitFor();
       await settled(admin);
       await screenshot(admin, 'queues-delete-confirm');
-      await confirm.getByRole('button', { name: 'Excluir' }).click();
+      await confirmDialog(admin, 'Excluir Cobrança?');
       await row(admin, 'Cobrança').waitFor({ state: 'detached' });
       expect((await server.call('GET', `/api/queue/${created.body.id}`, { token: adminToken })).status).toBe(404);
     },

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { loginThroughUi, screenshot, BrowserPool, settled } from './browser.js';
+import { loginThroughUi, screenshot, BrowserPool, settled, confirmDialog } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -98,8 +98,7 @@ describeE2E('tags and quick replies pages', () => {
       await admin.getByTestId('theme-toggle').click();
 
       await admin.getByRole('button', { name: 'Excluir Cliente Ouro' }).click();
-      const confirm = admin.getByRole('dialog').filter({ hasText: 'Excluir Cliente Ouro?' });
-      await confirm.getByRole('button', { name: 'Excluir' }).click();
+      await confirmDialog(admin, 'Excluir Cliente Ouro?');
       await row(admin, 'Cliente Ouro').waitFor({ state: 'detached' });
     },
     JOURNEY_MS,
@@ -202,7 +201,7 @@ describeE2E('tags and quick replies pages', () => {
       await admin.getByTestId('theme-toggle').click();
 
       await admin.getByRole('button', { name: 'Excluir tabela' }).click();
-      await admin.getByRole('dialog').filter({ hasText: 'Excluir tabela?' }).getByRole('button', { name: 'Excluir' }).click();
+      await confirmDialog(admin, 'Excluir tabela?');
       await row(admin, 'tabela').waitFor({ state: 'detached' });
       await row(agent, 'tabela').waitFor({ state: 'detached' });
       expect(await server.atende.container.db('quickMessages').where({ companyId })).toEqual([]);

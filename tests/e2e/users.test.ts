@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { loginThroughUi, screenshot, BrowserPool, settled } from './browser.js';
+import { loginThroughUi, screenshot, BrowserPool, settled, confirmDialog } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, SUPER_EMAIL, SUPER_PASSWORD, type TestServer } from '../helpers/server.js';
 
@@ -95,8 +95,7 @@ describeE2E('users page', () => {
       await expect.poll(() => row(watcher, 'Maria Souza').count()).toBe(0);
 
       await admin.getByRole('button', { name: 'Excluir Maria Lima' }).click();
-      const confirm = admin.getByRole('dialog').filter({ hasText: 'Excluir Maria Lima?' });
-      await confirm.getByRole('button', { name: 'Excluir' }).click();
+      await confirmDialog(admin, 'Excluir Maria Lima?');
       await row(admin, 'Maria Lima').waitFor({ state: 'detached' });
       await row(watcher, 'Maria Lima').waitFor({ state: 'detached' });
       expect(await watcher.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
