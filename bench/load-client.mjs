@@ -187,26 +187,36 @@ async function inboundJob({ url, adminToken, agentToken, companyId, connectionId
   let httpFailures = 0;
   let httpSample = '';
   const pending = new Set();
-  /** Posts `n` messages from customers `customer(k)` as one array, in flight from `at` (now when absent). */
-  const post = (n, customer, at) => {
+  /** Each array posted: [its first message's seq, how many, posted at, answered at]. */
+  let arrays = [];
+  /**
+   * Posts `n` messages from customers `customer(seq)` as one array; each is in flight from the time
+   * `dueOf(seq)` it was due (a paced message waits for the tick that posts it), or from now.
+   */
+  const post = (n, customer, dueOf) => {
     const batch = [];
+    const postedAt = now();
+    const array = [seq, n, postedAt, undefined];
+    arrays.push(array);
     for (let k = 0; k < n; k += 1) {
       const wid = `${prefix}${String(seq).padStart(8, '0')}`;
       // Landline-style numbers (55 11 3…): none of the dataset's contacts has one.
       const c = customer(seq);
       const from = `55113${String(c).padStart(7, '0')}`;
       const body = bodies[seq % bodies.length] + ` #${seq}`;
-      seq += 1;
       byContent.set(`${from}|${body}`, wid);
       if (!unseen.has(from)) unseen.set(from, []);
       unseen.get(from).push(wid);
+      const sent = Math.min(dueOf?.(seq) ?? Infinity, postedAt);
+      sentAt.set(wid, sent);
+      // Counted in flight from when it was due; the clock of the count only moves forward.
+      move(Math.max(sent, lastChange), 1);
+      seq += 1;
       batch.push({ id: wid, from, name: `Cliente Bench ${c}`, body });
     }
-    const sent = Math.min(at ?? Infinity, now());
-    for (const m of batch) sentAt.set(m.id, sent);
-    move(sent, n);
     const request = exchange(agent, url, { method: 'POST', path: `/api/simulator/${connectionId}/inbound`, token: adminToken, body: batch }).then(
       (res) => {
+        array[3] = now();
         if (res.status !== 201) {
           httpFailures += 1;
           httpSample = `${res.status} ${res.text.slice(0, 200)}`;
@@ -235,14 +245,18 @@ async function inboundJob({ url, adminToken, agentToken, companyId, connectionId
     const firstSeq = seq;
     const started = now();
     // Customers arrive through the phase, a new one every `every` messages, as new chats mix into
-    // the running ones over a day; each other message is from one already arrived (a fixed
-    // pseudo-random pick). Every message from a new customer (`every` 1) is a burst of new chats.
+    // the running ones over a day; each other message is from a chat already running (an earlier
+    // phase's customers, `running`, or one arrived in this phase: a fixed pseudo-random pick), so a
+    // phase starts where the day is, not with its first customer writing ten messages in a tick.
+    // Every message from a new customer (`every` 1) is a burst of new chats.
     const every = Math.max(1, Math.floor(phase.messages / phase.customers));
+    const running = phase.running ?? { from: 0, count: 0 };
     const customer = (s) => {
       const k = s - firstSeq;
       const arrived = Math.floor(k / every) + 1;
-      const pick = k % every === 0 ? arrived - 1 : (Math.imul(k, 2654435761) >>> 0) % arrived;
-      return phase.customersFrom + pick;
+      if (k % every === 0) return phase.customersFrom + arrived - 1;
+      const pick = (Math.imul(k, 2654435761) >>> 0) % (running.count + arrived);
+      return pick < running.count ? running.from + pick : phase.customersFrom + pick - running.count;
     };
     if (phase.kind === 'window') {
       // Saturation: as many arrays as the window holds, a new one whenever room is made.
@@ -265,7 +279,8 @@ async function inboundJob({ url, adminToken, agentToken, companyId, connectionId
         const due = Math.min(phase.messages, Math.floor((now() - started) * perMs)) - (seq - firstSeq);
         for (let k = 0; k < due; k += phase.batch) {
           const n = Math.min(phase.batch, due - k);
-          post(n, customer, started + (seq - firstSeq) / perMs);
+          // The k-th message of the phase is due once k + 1 are (the count above).
+          post(n, customer, (s) => started + (s - firstSeq + 1) / perMs);
         }
       }
     }
@@ -286,8 +301,10 @@ async function inboundJob({ url, adminToken, agentToken, companyId, connectionId
       lost: sentAt.size,
       httpFailures,
       httpSample,
+      arrays,
       ...(busy && { background: busy }),
     });
+    arrays = [];
     sentAt.clear();
     byContent.clear();
     unseen.clear();

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -36,7 +37,8 @@ export async function login(url: string, email: string): Promise<string> {
   return ((await res.json()) as { token: string }).token;
 }
 
-export type OnServer = (url: string, meta: DatasetMeta, kind: 'sqlite' | 'pg') => Promise<Figures>;
+/** A bench on a running server; `db` is the server's own database, for checks of what it stored. */
+export type OnServer = (url: string, meta: DatasetMeta, kind: 'sqlite' | 'pg', db: Knex) => Promise<Figures>;
 
 /** A run copy of the dataset on `kind`, a server on it, and `run`'s figures labelled with the database. */
 async function onDatabase(kind: 'sqlite' | 'pg', run: OnServer, pgUrl?: string): Promise<Figures> {
@@ -47,7 +49,7 @@ async function onDatabase(kind: 'sqlite' | 'pg', run: OnServer, pgUrl?: string):
     figures.dataset = `${database.meta.messages.toLocaleString('en')} messages, ${database.built ? `built in ${database.meta.buildSeconds} s` : 'from the cache'}; ready in ${Math.round((performance.now() - started) / 1000)} s`;
     const { atende, dir } = await startServer(database);
     try {
-      Object.assign(figures, await run(atende.server.url, database.meta, kind));
+      Object.assign(figures, await run(atende.server.url, database.meta, kind, atende.container.db));
     } finally {
       await atende.stop();
       rmSync(dir, { recursive: true, force: true });
