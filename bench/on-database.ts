@@ -60,9 +60,16 @@ async function onDatabase(kind: 'sqlite' | 'pg', run: OnServer, pgUrl?: string):
   return Object.fromEntries(Object.entries(figures).map(([label, value]) => [`[${kind}] ${label}`, value]));
 }
 
-/** `run` on SQLite, then on PostgreSQL when ATENDE_BENCH_PG_URL (or ATENDE_TEST_PG_URL) names a server. */
+/**
+ * `run` on SQLite, then on PostgreSQL when ATENDE_BENCH_PG_URL (or ATENDE_TEST_PG_URL) names a
+ * server; ATENDE_BENCH_DB=sqlite or =pg runs on that one only (a 10× dataset of each takes tens of
+ * GB: one at a time).
+ */
 export async function onEachDatabase(run: OnServer): Promise<Figures> {
-  const figures = await onDatabase('sqlite', run);
+  const only = process.env.ATENDE_BENCH_DB;
+  if (only !== undefined && only !== 'sqlite' && only !== 'pg') throw new Error(`ATENDE_BENCH_DB must be sqlite or pg (got ${only})`);
+  const figures = only === 'pg' ? {} : await onDatabase('sqlite', run);
+  if (only === 'sqlite') return figures;
   const pgUrl = process.env.ATENDE_BENCH_PG_URL ?? process.env.ATENDE_TEST_PG_URL;
   if (pgUrl) Object.assign(figures, await onDatabase('pg', run, pgUrl));
   else figures['[pg]'] = 'skipped: set ATENDE_BENCH_PG_URL=postgres://… to run on PostgreSQL too';
