@@ -51,7 +51,6 @@ class Reader {
   readonly pending = new Map<number, Pending>();
 
   constructor(filename: string, onExit: (reader: Reader) => void) {
-    // A reader never keeps the process alive: shutdown closes them, and an exit without it must not hang.
     this.worker = startSqliteThread(READER_SOURCE, { filename, kept: STATEMENTS_KEPT, mmapSize: MMAP_SIZE });
     this.worker.on('message', (answer: { id: number; rows?: unknown[]; error?: { message: string; code?: string } }) => {
       const request = this.pending.get(answer.id);
