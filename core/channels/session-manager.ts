@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Infrastructure } from '../infrastructure.js';
 import { Events, type EventName } from '../events/event-bus.js';
 import type { Logger } from '../logger.js';
@@ -151,6 +152,16 @@ export class SessionManager {
   async companyChanged(companyId: number): Promise<void> {
     this.infra.cluster.signals.send(COMPANY_CHANGED, { companyId, from: this.leases.nodeId });
     await this.relaunch(companyId);
+  }
+
+  /**
+   * A new connection, in the transaction creating it: a node that runs sessions takes its lease
+   * there, so the session starts where it was created (its QR code shown without a hop to another
+   * node) rather than on whichever node's scan finds it first. Call the answer once committed.
+   */
+  async claim(trx: Knex.Transaction, connectionId: number): Promise<() => void> {
+    const held = this.running && !this.stopping ? await this.leases.claim(trx, connectionId) : undefined;
+    return held ?? (() => undefined);
   }
 
   /** Starts a connection's session, or restarts it ("try again"). */

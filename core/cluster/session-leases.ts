@@ -173,16 +173,33 @@ export class SessionLeases {
     if (this.holds(connectionId)) return true;
     predecessors ??= await this.predecessors();
     const sent = performance.now();
-    const expiresAt = this.db.raw('? + ?', [databaseNow(this.db), LEASE_TTL_MS]);
-    const rows = (await this.db(TABLE)
+    const token = await this.take(this.db, connectionId, predecessors);
+    if (token === undefined) return false;
+    this.hold(connectionId, token, sent);
+    return true;
+  }
+
+  /**
+   * A new connection's lease, taken in the transaction that creates it, so that no other node's
+   * scan takes it between the commit and this node's start. Answers what holds it here, to call
+   * once the transaction committed (undefined when it was not taken).
+   */
+  async claim(trx: Knex.Transaction, connectionId: number): Promise<(() => void) | undefined> {
+    const sent = performance.now();
+    const token = await this.take(trx, connectionId, []);
+    return token === undefined ? undefined : () => this.hold(connectionId, token, sent);
+  }
+
+  /** The conditional take of one lease: its new token, or undefined when another node holds it. */
+  private async take(db: Knex, connectionId: number, predecessors: string[]): Promise<number | undefined> {
+    const expiresAt = db.raw('? + ?', [databaseNow(this.db), LEASE_TTL_MS]);
+    const rows = (await db(TABLE)
       .insert({ connectionId, nodeId: this.nodeId, token: 1, expiresAt })
       .onConflict('connectionId')
-      .merge({ nodeId: this.nodeId, token: this.db.raw('?? + 1', [`${TABLE}.token`]), expiresAt })
+      .merge({ nodeId: this.nodeId, token: db.raw('?? + 1', [`${TABLE}.token`]), expiresAt })
       .where((w) => this.takeable(w, predecessors))
       .returning('token')) as { token: number | string }[];
-    if (rows.length === 0) return false;
-    this.hold(connectionId, Number(rows[0]!.token), sent);
-    return true;
+    return rows.length === 0 ? undefined : Number(rows[0]!.token);
   }
 
   /**

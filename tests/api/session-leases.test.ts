@@ -88,6 +88,30 @@ describe.skipIf(!redisUrl)('WhatsApp sessions owned by lease across nodes', () =
     expect(listed.body.find((c: { id: number }) => c.id === id).node).toBe(b.config.nodeId);
   });
 
+  it('a new connection runs on the node it was created through, however often the other nodes scan meanwhile', async () => {
+    // Without the lease taken in the creating transaction, a scan between its commit and the
+    // start takes the new connection to another node (whose network shows no QR code to scan).
+    let scanning = true;
+    const scans = [a, b].map(async (other) => {
+      while (scanning) {
+        await other.atende.container.leases.scan();
+        await new Promise((r) => setImmediate(r));
+      }
+    });
+    try {
+      for (let k = 1; k <= 10; k += 1) {
+        const id = await createConnection(b, tenant, `Created on B ${k}`, {}, false);
+        expect((await leaseOf(a, id))?.nodeId).toBe(b.config.nodeId);
+        await eventually(async () => (await statusOf(b, id)) === 'qrcode', 5000, 'the QR code on B');
+        expect(runningOn([a, b], id)).toEqual([b]);
+        expect((await b.call('DELETE', `/api/whatsapp/${id}`, { token: tenant.admin.token })).status).toBe(204);
+      }
+    } finally {
+      scanning = false;
+      await Promise.all(scans);
+    }
+  });
+
   it('a reply written through a node that does not run the session goes out once, through the node that does', async () => {
     const id = await pairedOn(b, 'Remote send');
     const ticketId = await ticketTakenByAdmin(b, tenant, id, '5511977770001');

@@ -124,7 +124,7 @@ export class WhatsappService {
     const greetingMessage = input.greetingMessage ?? '';
     this.assertGreeting(queueIds, greetingMessage);
 
-    const { row, demoted } = await this.infra.db.transaction(async (trx) => {
+    const { row, demoted, claimed } = await this.infra.db.transaction(async (trx) => {
       await this.plans.assertWithinLimit(companyId, 'connections', trx);
       await this.assertNameFree(trx, companyId, input.name);
       await this.assertQueues(trx, companyId, queueIds, input.transferQueueId);
@@ -159,9 +159,11 @@ export class WhatsappService {
         nameTaken,
       );
       await this.replaceQueues(trx, inserted.id, queueIds);
-      return { row: await this.load(trx, inserted.id), demoted };
+      const claimed = await this.sessions.claim(trx, inserted.id);
+      return { row: await this.load(trx, inserted.id), demoted, claimed };
     });
 
+    claimed();
     await this.publishUpdates(companyId, [row.id, ...demoted]);
     await this.sessions.start(row.id);
     return this.view(row, true);
