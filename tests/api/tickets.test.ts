@@ -339,14 +339,18 @@ describe('the list’s filters and paging', () => {
     for (const term of ['дмитрий', 'ДМИТРИЙ', 'orsted', 'ØRSTED']) expect(await listIds(admin, `searchParam=${encodeURIComponent(term)}`), term).toEqual([byName.id]);
   });
 
-  it(`with more than ${FEW_MESSAGE_MATCHES} matching messages a search pages in list order, within sight, following edits and deletes`, async () => {
+  it(`with more than ${FEW_MESSAGE_MATCHES} tickets of matching messages a search pages in list order, within sight, following edits and deletes`, async () => {
     const c = await world('Busca Larga');
     const at = (minute: number) => new Date(Date.parse('2025-04-01T12:00:00.000Z') + minute * 60_000).toISOString();
-    // Enough matching messages for the per-ticket probe, in the oldest ticket (queue B).
-    const bulk = await insertTicket(c.t.companyId, { queueId: c.queueB, updatedAt: at(0) });
+    // Enough tickets with a matching message for the walk in list order (of every database), the oldest (queue B).
+    const db = server.atende.container.db;
+    const contactId = await insertContact(c.t.companyId);
     const now = new Date().toISOString();
-    const rows = Array.from({ length: FEW_MESSAGE_MATCHES + 1 }, (_, k) => ({ companyId: c.t.companyId, ticketId: bulk.id, wid: randomUUID(), body: `2ª via do boleto nº ${k}`, createdAt: now, updatedAt: now }));
-    for (let k = 0; k < rows.length; k += 100) await server.atende.container.db('messages').insert(rows.slice(k, k + 100));
+    const bulkTickets = Array.from({ length: FEW_MESSAGE_MATCHES + 1 }, (_, k) => ({ companyId: c.t.companyId, uuid: randomUUID(), status: 'pending', contactId, queueId: c.queueB, createdAt: now, updatedAt: at(-k) }));
+    const bulk: number[] = [];
+    for (let k = 0; k < bulkTickets.length; k += 200) bulk.push(...((await db('tickets').insert(bulkTickets.slice(k, k + 200)).returning('id')) as { id: number }[]).map((r) => r.id));
+    const rows = bulk.map((ticketId, k) => ({ companyId: c.t.companyId, ticketId, wid: randomUUID(), body: `2ª via do boleto nº ${k}`, createdAt: now, updatedAt: now }));
+    for (let k = 0; k < rows.length; k += 200) await db('messages').insert(rows.slice(k, k + 200));
     const matching: { id: number; queueId: number; messageId: number }[] = [];
     const others: { id: number; messageId: number }[] = [];
     for (let i = 1; i <= 50; i += 1) {
@@ -362,26 +366,67 @@ describe('the list’s filters and paging', () => {
     }
     const page = async (token: string, pageNumber: number) => (await server.call('GET', `/api/tickets?searchParam=boleto&pageNumber=${pageNumber}`, { token })).body as { tickets: { id: number }[]; hasMore: boolean };
     const admin = c.t.admin.token;
-    const all = [...matching].reverse().map((t) => t.id).concat(bulk.id);
+    const all = [...matching].reverse().map((t) => t.id).concat(bulk);
     const first = await page(admin, 1);
     expect(first.tickets.map((t) => t.id)).toEqual(all.slice(0, 40));
     expect(first.hasMore).toBe(true);
     const second = await page(admin, 2);
-    expect(second.tickets.map((t) => t.id)).toEqual(all.slice(40));
-    expect(second.hasMore).toBe(false);
+    expect(second.tickets.map((t) => t.id)).toEqual(all.slice(40, 80));
+    expect(second.hasMore).toBe(true);
     // An agent of queue A finds queue A's tickets only.
     const inA = [...matching].reverse().filter((t) => t.queueId === c.queueA).map((t) => t.id);
     expect((await page(c.agentA.token, 1)).tickets.map((t) => t.id)).toEqual(inA);
 
-    const db = server.atende.container.db;
     const [newest] = [...matching].reverse();
     await db('messages').where({ id: newest!.messageId }).update({ body: 'mande o carnê' });
     const [newestOther] = [...others].reverse();
     await db('messages').where({ id: newestOther!.messageId }).update({ body: 'paguei o boleto' });
-    const edited = [newestOther!, ...[...matching].reverse().slice(1)].sort((a, b) => b.id - a.id).map((t) => t.id).concat(bulk.id);
+    const edited = [newestOther!, ...[...matching].reverse().slice(1)].sort((a, b) => b.id - a.id).map((t) => t.id).concat(bulk);
     expect((await page(admin, 1)).tickets.map((t) => t.id)).toEqual(edited.slice(0, 40));
     await db('messages').where({ id: newestOther!.messageId }).delete();
     expect((await page(admin, 1)).tickets.map((t) => t.id)).toEqual(edited.filter((id) => id !== newestOther!.id).slice(0, 40));
+  });
+
+  it(`a term of common words seldom together ("boleto pix") finds its few tickets among more than ${FEW_MESSAGE_MATCHES} messages holding both words apart`, async () => {
+    const c = await world('Busca Rara');
+    const db = server.atende.container.db;
+    const at = (minute: number) => new Date(Date.parse('2025-05-01T12:00:00.000Z') + minute * 60_000).toISOString();
+    // Messages holding both words, not together: every trigram of the term, no match (SQLite's FTS5
+    // candidates), more than few: the search walks the tickets in list order, probing each.
+    const bulk = await insertTicket(c.t.companyId, { queueId: c.queueB, updatedAt: at(0) });
+    const now = new Date().toISOString();
+    const apart = Array.from({ length: Math.round(FEW_MESSAGE_MATCHES * 1.5) }, (_, k) => ({ companyId: c.t.companyId, ticketId: bulk.id, wid: randomUUID(), body: `pix ou boleto nº ${k}`, createdAt: now, updatedAt: now }));
+    for (let k = 0; k < apart.length; k += 500) await db('messages').insert(apart.slice(k, k + 500));
+    const matching: { id: number }[] = [];
+    const others: { id: number; messageId: number }[] = [];
+    const inQueueA = new Set<number>();
+    for (let i = 1; i <= 50; i += 1) {
+      const queueId = i % 2 === 0 ? c.queueA : c.queueB;
+      const ticket = await insertTicket(c.t.companyId, { queueId, updatedAt: at(i) });
+      if (queueId === c.queueA) inQueueA.add(ticket.id);
+      await insertMessage(c.t.companyId, ticket.id, 'bom dia');
+      if (i % 10 === 0) {
+        others.push({ id: ticket.id, messageId: await insertMessage(c.t.companyId, ticket.id, 'o pix caiu, o boleto não') });
+        continue;
+      }
+      await insertMessage(c.t.companyId, ticket.id, i % 3 === 0 ? 'segue o BOLETO PIX' : 'Boleto pix enviado');
+      matching.push({ id: ticket.id });
+    }
+    const page = async (token: string, pageNumber: number) => (await server.call('GET', `/api/tickets?searchParam=${encodeURIComponent('boleto pix')}&pageNumber=${pageNumber}`, { token })).body as { tickets: { id: number }[]; hasMore: boolean };
+    const expectPages = async (found: number[]) => {
+      const first = await page(c.t.admin.token, 1);
+      expect(first.tickets.map((t) => t.id)).toEqual(found.slice(0, 40));
+      expect(first.hasMore).toBe(true);
+      const second = await page(c.t.admin.token, 2);
+      expect(second.tickets.map((t) => t.id)).toEqual(found.slice(40));
+      expect(second.hasMore).toBe(false);
+      expect((await page(c.agentA.token, 1)).tickets.map((t) => t.id)).toEqual(found.filter((id) => inQueueA.has(id)));
+    };
+    await expectPages([...matching].reverse().map((t) => t.id));
+    // An edit that puts the words together is found.
+    const [newestOther] = [...others].reverse();
+    await db('messages').where({ id: newestOther!.messageId }).update({ body: 'mandei boleto pix' });
+    await expectPages([...matching, newestOther!].sort((a, b) => b.id - a.id).map((t) => t.id));
   });
 
   it('tags (every one chosen), users, unread and queueIds narrow the list; agents narrow to their own queues only', async () => {
