@@ -6,7 +6,9 @@ import { createConnection, createMember, createQueue, createTenant, eventually, 
 import { createMigrationSource } from '../../core/db/migrator.js';
 import { isPostgres } from '../../core/db/database.js';
 import { pluginMigrationDirs } from '../../core/plugins/plugin-loader.js';
-import { FEW_MESSAGE_MATCHES } from '../../core/modules/tickets/tickets-list.js';
+import { FEW_MESSAGE_MATCHES, listTickets } from '../../core/modules/tickets/tickets-list.js';
+import { loadViewer } from '../../core/modules/tickets/ticket-access.js';
+import { listTicketsQuery } from '../../core/modules/tickets/tickets.schema.js';
 
 /**
  * The tickets API: who sees which ticket (list, show, change, delete), the list's filters and
@@ -427,6 +429,35 @@ describe('the list’s filters and paging', () => {
     const [newestOther] = [...others].reverse();
     await db('messages').where({ id: newestOther!.messageId }).update({ body: 'mandei boleto pix' });
     await expectPages([...matching, newestOther!].sort((a, b) => b.id - a.id).map((t) => t.id));
+  });
+
+  it('on SQLite every read of a search, its page of tickets too, is on a reader thread: it answers while a transaction holds the connection', async (ctx) => {
+    const db = server.atende.container.db;
+    if (isPostgres(db)) return ctx.skip();
+    const c = await world('Busca Leitores');
+    const ticket = await insertTicket(c.t.companyId, { queueId: c.queueA });
+    await insertMessage(c.t.companyId, ticket.id, 'segunda via do carnê');
+    // The search itself (a request also reads its user, queues and settings on the connection).
+    const admin = await loadViewer(db, { id: c.t.admin.id, companyId: c.t.companyId, name: 'Admin', email: c.t.admin.email, profile: 'admin', super: false, financial: false });
+    const search = () => listTickets(db, admin, listTicketsQuery.parse({ searchParam: 'carne' }), 'America/Sao_Paulo');
+    expect((await search()).tickets.map((t) => t.id)).toEqual([ticket.id]);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let begun!: () => void;
+    const holding = new Promise<void>((resolve) => (begun = resolve));
+    const transaction = db.transaction(async () => {
+      begun();
+      await held;
+    });
+    try {
+      await holding;
+      const waited = new Promise((resolve) => setTimeout(() => resolve('waited for the connection'), 3000));
+      const answer = await Promise.race([search().then((page) => page.tickets.map((t) => t.id)), waited]);
+      expect(answer).toEqual([ticket.id]);
+    } finally {
+      release();
+      await transaction;
+    }
   });
 
   it('tags (every one chosen), users, unread and queueIds narrow the list; agents narrow to their own queues only', async () => {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { TicketView } from '../../contract/views.js';
+import { readRows } from '../../db/reader-pool.js';
 import { Ticket } from './ticket.model.js';
 
 /**
@@ -55,30 +56,35 @@ function toTicketView(row: Row, tags: TicketView['tags']): TicketView {
 
 /**
  * The tickets `query` (on `tickets`, filtered, maybe ordered and limited) selects, as views in its
- * order. Every relation is a left join on a primary key, so the planner keeps walking `tickets` as
+ * order, its statements run by `read` (the query's own connection unless told). Every relation is a left join on a primary key, so the planner keeps walking `tickets` as
  * the query's filters and order ask. Tags come in id order.
  */
-export async function ticketViews(db: Knex, query: Knex.QueryBuilder): Promise<TicketView[]> {
+export async function ticketViews(db: Knex, query: Knex.QueryBuilder, read: (query: Knex.QueryBuilder) => Promise<unknown[]> = async (q) => (await q) as unknown[]): Promise<TicketView[]> {
   query.select(TICKET_COLUMNS.map((column) => `tickets.${column}`));
   for (const [relation, { table, key, columns }] of Object.entries(RELATED) as [Relation, (typeof RELATED)[Relation]][]) {
     query.leftJoin(table, `${table}.id`, `tickets.${key}`).select(columns.map((column) => `${table}.${column} as ${alias(relation, column)}`));
   }
-  const rows = (await query) as Row[];
+  const rows = (await read(query)) as Row[];
   if (rows.length === 0) return [];
   const tagsOf = new Map<number, TicketView['tags']>(rows.map((row) => [row.id as number, []]));
-  const links = (await db('ticketTags')
-    .join('tags', 'tags.id', 'ticketTags.tagId')
-    .whereIn('ticketTags.ticketId', [...tagsOf.keys()])
-    .orderBy('tags.id')
-    .select('ticketTags.ticketId', 'tags.id', 'tags.name', 'tags.color')) as { ticketId: number; id: number; name: string; color: string }[];
+  const links = (await read(
+    db('ticketTags')
+      .join('tags', 'tags.id', 'ticketTags.tagId')
+      .whereIn('ticketTags.ticketId', [...tagsOf.keys()])
+      .orderBy('tags.id')
+      .select('ticketTags.ticketId', 'tags.id', 'tags.name', 'tags.color'),
+  )) as { ticketId: number; id: number; name: string; color: string }[];
   for (const { ticketId, id, name, color } of links) tagsOf.get(ticketId)!.push({ id, name, color });
   return rows.map((row) => toTicketView(row, tagsOf.get(row.id as number)!));
 }
 
-/** The tickets of `ids` (a page, at most a few hundred) as views, in the order of `ids`. */
+/**
+ * The tickets of `ids` (a search's page) as views, in the order of `ids`; read as the rest of the
+ * search is (readRows: on SQLite by a reader thread, not on the event loop).
+ */
 export async function ticketViewsOf(db: Knex, companyId: number, ids: number[]): Promise<TicketView[]> {
   if (ids.length === 0) return [];
-  const views = await ticketViews(db, db('tickets').where('tickets.companyId', companyId).whereIn('tickets.id', ids));
+  const views = await ticketViews(db, db('tickets').where('tickets.companyId', companyId).whereIn('tickets.id', ids), (query) => readRows(db, query));
   const byId = new Map(views.map((view) => [view.id, view]));
   return ids.map((id) => byId.get(id)!);
 }
