@@ -54,12 +54,17 @@ function toTicketView(row: Row, tags: TicketView['tags']): TicketView {
   return view as unknown as TicketView;
 }
 
+/** How a query's rows are read: on its connection, or by readRows. */
+type Read = (query: Knex.QueryBuilder) => Promise<unknown[]>;
+
+const onConnection: Read = async (query) => (await query) as unknown[];
+
 /**
  * The tickets `query` (on `tickets`, filtered, maybe ordered and limited) selects, as views in its
- * order, its statements run by `read` (the query's own connection unless told). Every relation is a left join on a primary key, so the planner keeps walking `tickets` as
- * the query's filters and order ask. Tags come in id order.
+ * order, both statements read by `read`. Every relation is a left join on a primary key, so the
+ * planner keeps walking `tickets` as the query's filters and order ask. Tags come in id order.
  */
-export async function ticketViews(db: Knex, query: Knex.QueryBuilder, read: (query: Knex.QueryBuilder) => Promise<unknown[]> = async (q) => (await q) as unknown[]): Promise<TicketView[]> {
+export async function ticketViews(db: Knex, query: Knex.QueryBuilder, read: Read = onConnection): Promise<TicketView[]> {
   query.select(TICKET_COLUMNS.map((column) => `tickets.${column}`));
   for (const [relation, { table, key, columns }] of Object.entries(RELATED) as [Relation, (typeof RELATED)[Relation]][]) {
     query.leftJoin(table, `${table}.id`, `tickets.${key}`).select(columns.map((column) => `${table}.${column} as ${alias(relation, column)}`));
