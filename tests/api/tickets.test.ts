@@ -101,6 +101,24 @@ async function insertMessage(companyId: number, ticketId: number, body: string):
   return row.id as number;
 }
 
+/** Rows written straight to `table` by statements of 200 (within every database's bound parameters); answers their ids in order. */
+async function insertAll(table: string, rows: Record<string, unknown>[]): Promise<number[]> {
+  const ids: number[] = [];
+  for (let k = 0; k < rows.length; k += 200) {
+    const written = (await server.atende.container.db(table).insert(rows.slice(k, k + 200)).returning('id')) as { id: number }[];
+    ids.push(...written.map((row) => row.id));
+  }
+  return ids;
+}
+
+/** Timestamps `minute` minutes after `start`: an order of updates in a list. */
+const minutesAfter = (start: string) => (minute: number) => new Date(Date.parse(start) + minute * 60_000).toISOString();
+
+/** One page of a ticket search, as the list answers it. */
+async function searchPage(token: string, term: string, pageNumber: number): Promise<{ tickets: { id: number }[]; hasMore: boolean }> {
+  return (await server.call('GET', `/api/tickets?searchParam=${encodeURIComponent(term)}&pageNumber=${pageNumber}`, { token })).body;
+}
+
 async function listIds(token: string, query: string): Promise<number[]> {
   const res = await server.call('GET', `/api/tickets?${query}`, { token });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -288,7 +306,7 @@ describe('the list’s filters and paging', () => {
 
   it('search folds case and accents in names and bodies: "promoção", "PROMOCAO" and "promocao" find each other', async () => {
     const c = await world('Busca Acentos');
-    const at = (minute: number) => new Date(Date.parse('2025-03-01T12:00:00.000Z') + minute * 60_000).toISOString();
+    const at = minutesAfter('2025-03-01T12:00:00.000Z');
     const byName = await insertTicket(c.t.companyId, { queueId: c.queueA, updatedAt: at(1), contactId: await insertContact(c.t.companyId, 'Conceição Araújo') });
     const byAccented = await insertTicket(c.t.companyId, { queueId: c.queueA, updatedAt: at(2) });
     await insertMessage(c.t.companyId, byAccented.id, 'Grande PROMOÇÃO de verão');
@@ -343,16 +361,16 @@ describe('the list’s filters and paging', () => {
 
   it(`with more than ${FEW_MESSAGE_MATCHES} tickets of matching messages a search pages in list order, within sight, following edits and deletes`, async () => {
     const c = await world('Busca Larga');
-    const at = (minute: number) => new Date(Date.parse('2025-04-01T12:00:00.000Z') + minute * 60_000).toISOString();
+    const at = minutesAfter('2025-04-01T12:00:00.000Z');
     // Enough tickets with a matching message for the walk in list order (of every database), the oldest (queue B).
     const db = server.atende.container.db;
     const contactId = await insertContact(c.t.companyId);
     const now = new Date().toISOString();
-    const bulkTickets = Array.from({ length: FEW_MESSAGE_MATCHES + 1 }, (_, k) => ({ companyId: c.t.companyId, uuid: randomUUID(), status: 'pending', contactId, queueId: c.queueB, createdAt: now, updatedAt: at(-k) }));
-    const bulk: number[] = [];
-    for (let k = 0; k < bulkTickets.length; k += 200) bulk.push(...((await db('tickets').insert(bulkTickets.slice(k, k + 200)).returning('id')) as { id: number }[]).map((r) => r.id));
-    const rows = bulk.map((ticketId, k) => ({ companyId: c.t.companyId, ticketId, wid: randomUUID(), body: `2ª via do boleto nº ${k}`, createdAt: now, updatedAt: now }));
-    for (let k = 0; k < rows.length; k += 200) await db('messages').insert(rows.slice(k, k + 200));
+    const bulk = await insertAll(
+      'tickets',
+      Array.from({ length: FEW_MESSAGE_MATCHES + 1 }, (_, k) => ({ companyId: c.t.companyId, uuid: randomUUID(), status: 'pending', contactId, queueId: c.queueB, createdAt: now, updatedAt: at(-k) })),
+    );
+    await insertAll('messages', bulk.map((ticketId, k) => ({ companyId: c.t.companyId, ticketId, wid: randomUUID(), body: `2ª via do boleto nº ${k}`, createdAt: now, updatedAt: now })));
     const matching: { id: number; queueId: number; messageId: number }[] = [];
     const others: { id: number; messageId: number }[] = [];
     for (let i = 1; i <= 50; i += 1) {
@@ -366,7 +384,7 @@ describe('the list’s filters and paging', () => {
       matching.push({ id: ticket.id, queueId, messageId: await insertMessage(c.t.companyId, ticket.id, i % 3 === 0 ? 'o BOLETO venceu' : 'mande o Boleto') });
       await insertMessage(c.t.companyId, ticket.id, 'obrigado');
     }
-    const page = async (token: string, pageNumber: number) => (await server.call('GET', `/api/tickets?searchParam=boleto&pageNumber=${pageNumber}`, { token })).body as { tickets: { id: number }[]; hasMore: boolean };
+    const page = (token: string, pageNumber: number) => searchPage(token, 'boleto', pageNumber);
     const admin = c.t.admin.token;
     const all = [...matching].reverse().map((t) => t.id).concat(bulk);
     const first = await page(admin, 1);
@@ -392,13 +410,12 @@ describe('the list’s filters and paging', () => {
   it(`a term of common words seldom together ("boleto pix") finds its few tickets among more than ${FEW_MESSAGE_MATCHES} messages holding both words apart`, async () => {
     const c = await world('Busca Rara');
     const db = server.atende.container.db;
-    const at = (minute: number) => new Date(Date.parse('2025-05-01T12:00:00.000Z') + minute * 60_000).toISOString();
+    const at = minutesAfter('2025-05-01T12:00:00.000Z');
     // Messages holding both words, not together: every trigram of the term, no match (SQLite's FTS5
     // candidates), more than few: the search walks the tickets in list order, probing each.
     const bulk = await insertTicket(c.t.companyId, { queueId: c.queueB, updatedAt: at(0) });
     const now = new Date().toISOString();
-    const apart = Array.from({ length: Math.round(FEW_MESSAGE_MATCHES * 1.5) }, (_, k) => ({ companyId: c.t.companyId, ticketId: bulk.id, wid: randomUUID(), body: `pix ou boleto nº ${k}`, createdAt: now, updatedAt: now }));
-    for (let k = 0; k < apart.length; k += 500) await db('messages').insert(apart.slice(k, k + 500));
+    await insertAll('messages', Array.from({ length: Math.round(FEW_MESSAGE_MATCHES * 1.5) }, (_, k) => ({ companyId: c.t.companyId, ticketId: bulk.id, wid: randomUUID(), body: `pix ou boleto nº ${k}`, createdAt: now, updatedAt: now })));
     const matching: { id: number }[] = [];
     const others: { id: number; messageId: number }[] = [];
     const inQueueA = new Set<number>();
@@ -414,7 +431,7 @@ describe('the list’s filters and paging', () => {
       await insertMessage(c.t.companyId, ticket.id, i % 3 === 0 ? 'segue o BOLETO PIX' : 'Boleto pix enviado');
       matching.push({ id: ticket.id });
     }
-    const page = async (token: string, pageNumber: number) => (await server.call('GET', `/api/tickets?searchParam=${encodeURIComponent('boleto pix')}&pageNumber=${pageNumber}`, { token })).body as { tickets: { id: number }[]; hasMore: boolean };
+    const page = (token: string, pageNumber: number) => searchPage(token, 'boleto pix', pageNumber);
     const expectPages = async (found: number[]) => {
       const first = await page(c.t.admin.token, 1);
       expect(first.tickets.map((t) => t.id)).toEqual(found.slice(0, 40));
