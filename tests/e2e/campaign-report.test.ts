@@ -79,9 +79,13 @@ describeE2E('campaign report', () => {
     'shows the pause of a disconnected connection, and cancel and restart made through the API',
     async () => {
       const listId = await createList(server, tenant.companyId, people(60, 100));
-      const id = await createCampaign(server, tenant.companyId, { name: 'Liquidação', whatsappId: connection, contactListId: listId, message1: 'Oi {nome}' });
+      // Due in an hour until the page shows it: on a loaded machine its 60 messages could all go before the page opens.
+      const later = new Date(Date.now() + 3_600_000).toISOString();
+      const id = await createCampaign(server, tenant.companyId, { name: 'Liquidação', whatsappId: connection, contactListId: listId, message1: 'Oi {nome}', scheduledAt: later });
       const page = await browsers.page();
       await openReport(page, id);
+      await expect.poll(() => status(page).textContent()).toBe('Programada');
+      await server.atende.container.db('campaigns').where({ id }).update({ scheduledAt: new Date().toISOString() });
       await expect.poll(() => status(page).textContent(), { timeout: 20_000 }).toBe('Em Andamento');
 
       expect((await server.call('POST', `/api/simulator/${connection}/disconnect`, { token: operator.token })).status).toBe(200);

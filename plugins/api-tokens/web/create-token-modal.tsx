@@ -45,7 +45,10 @@ export function CreateTokenModal({ open, onClose, onCreated }: Props) {
   };
 
   const save = async () => {
-    const { name } = await form.validateFields();
+    // A field's error is already shown by the form: nothing more to do with the rejection.
+    const values = await form.validateFields().catch(() => undefined);
+    if (!values) return;
+    const { name } = values;
     if (scopes.length === 0) {
       setScopesError(true);
       return;
