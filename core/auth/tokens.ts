@@ -26,6 +26,33 @@ const refreshClaims = z.object({
 export type AccessClaims = Omit<z.infer<typeof accessClaims>, 'exp'>;
 export type RefreshClaims = Omit<z.infer<typeof refreshClaims>, 'exp'>;
 
+/** Access tokens verified lately, kept until they expire: at most this many (the oldest go first). */
+const VERIFIED_KEPT = 10_000;
+
+/**
+ * Access tokens already verified, with their claims: a session's token comes with every request,
+ * and checking its signature each time (WebCrypto's HMAC) is a fair share of a list's or a search's
+ * work on the event loop. A token is kept only until its `exp`; whether its session still stands
+ * (tokenVersion) is read with the user on every request, as before.
+ */
+class VerifiedTokens {
+  private readonly verified = new Map<string, z.infer<typeof accessClaims>>();
+
+  get(token: string): z.infer<typeof accessClaims> | undefined {
+    const claims = this.verified.get(token);
+    if (claims && claims.exp <= Math.floor(Date.now() / 1000)) {
+      this.verified.delete(token);
+      return undefined;
+    }
+    return claims;
+  }
+
+  add(token: string, claims: z.infer<typeof accessClaims>): void {
+    if (this.verified.size >= VERIFIED_KEPT) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(token, claims);
+  }
+}
+
 /** A new refresh token id, stored on the user row before the token carrying it is signed. */
 export function newRefreshTokenId(): string {
   return randomBytes(16).toString('base64url');
@@ -35,6 +62,7 @@ export function newRefreshTokenId(): string {
 export class TokenService {
   private readonly accessKey: Uint8Array;
   private readonly refreshKey: Uint8Array;
+  private readonly verified = new VerifiedTokens();
 
   constructor(
     secrets: { jwtSecret: string; jwtRefreshSecret: string },
@@ -62,7 +90,11 @@ export class TokenService {
   }
 
   async verifyAccess(token: string): Promise<AccessClaims> {
-    return this.verify(token, this.accessKey, accessClaims);
+    const known = this.verified.get(token);
+    if (known) return known;
+    const claims = await this.verify(token, this.accessKey, accessClaims);
+    this.verified.add(token, claims);
+    return claims;
   }
 
   async verifyRefresh(token: string): Promise<RefreshClaims> {
