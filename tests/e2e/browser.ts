@@ -21,6 +21,8 @@ const ARGS = [
 export interface Browser {
   context: BrowserContext;
   page: Page;
+  /** What the page threw and left uncaught (an exception, a rejected promise): a bug of the app. */
+  errors: string[];
   close(): Promise<void>;
 }
 
@@ -42,10 +44,15 @@ export async function openBrowser(
     timezoneId: options.timezoneId,
   });
   const page = context.pages()[0] ?? (await context.newPage());
-  page.on('pageerror', (err) => console.error('[browser error]', err.message));
+  const errors: string[] = [];
+  page.on('pageerror', (err) => {
+    errors.push(err.message);
+    console.error('[browser error]', err.message);
+  });
   return {
     context,
     page,
+    errors,
     async close() {
       await context.close();
       rmSync(dir, { recursive: true, force: true });
@@ -87,8 +94,12 @@ export class BrowserPool {
     return page;
   }
 
+  /** Closes them; fails the test when a page threw something it left uncaught. */
   async closeAll(): Promise<void> {
-    await Promise.all(this.opened.splice(0).map((browser) => browser.close()));
+    const closing = this.opened.splice(0);
+    const errors = closing.flatMap((browser) => browser.errors);
+    await Promise.all(closing.map((browser) => browser.close()));
+    if (errors.length > 0) throw new Error(`the page threw and left it uncaught: ${errors.join(' · ')}`);
   }
 }
 
