@@ -24,6 +24,8 @@ const refreshClaims = z.object({
 });
 
 export type AccessClaims = Omit<z.infer<typeof accessClaims>, 'exp'>;
+/** An access token's claims with its expiry, as verified. */
+type VerifiedAccess = z.infer<typeof accessClaims>;
 export type RefreshClaims = Omit<z.infer<typeof refreshClaims>, 'exp'>;
 
 /** Access tokens verified lately, kept until they expire: at most this many (the oldest go first). */
@@ -36,9 +38,9 @@ const VERIFIED_KEPT = 10_000;
  * (tokenVersion) is read with the user on every request, as before.
  */
 class VerifiedTokens {
-  private readonly verified = new Map<string, z.infer<typeof accessClaims>>();
+  private readonly verified = new Map<string, VerifiedAccess>();
 
-  get(token: string): z.infer<typeof accessClaims> | undefined {
+  get(token: string): VerifiedAccess | undefined {
     const claims = this.verified.get(token);
     if (claims && claims.exp <= Math.floor(Date.now() / 1000)) {
       this.verified.delete(token);
@@ -47,7 +49,7 @@ class VerifiedTokens {
     return claims;
   }
 
-  add(token: string, claims: z.infer<typeof accessClaims>): void {
+  add(token: string, claims: VerifiedAccess): void {
     if (this.verified.size >= VERIFIED_KEPT) this.verified.delete(this.verified.keys().next().value!);
     this.verified.set(token, claims);
   }

@@ -21,8 +21,6 @@ const ARGS = [
 export interface Browser {
   context: BrowserContext;
   page: Page;
-  /** What the page threw and left uncaught (an exception, a rejected promise): a bug of the app. */
-  errors: string[];
   close(): Promise<void>;
 }
 
@@ -44,6 +42,7 @@ export async function openBrowser(
     timezoneId: options.timezoneId,
   });
   const page = context.pages()[0] ?? (await context.newPage());
+  // What the page threw and left uncaught (an exception, a rejected promise): a bug of the app.
   const errors: string[] = [];
   page.on('pageerror', (err) => {
     errors.push(err.message);
@@ -52,10 +51,11 @@ export async function openBrowser(
   return {
     context,
     page,
-    errors,
+    /** Closes the browser; fails when its page threw something it left uncaught. */
     async close() {
       await context.close();
       rmSync(dir, { recursive: true, force: true });
+      if (errors.length > 0) throw new Error(`the page threw and left it uncaught: ${errors.join(' · ')}`);
     },
   };
 }
@@ -94,12 +94,11 @@ export class BrowserPool {
     return page;
   }
 
-  /** Closes them; fails the test when a page threw something it left uncaught. */
+  /** Closes every one, then fails the test if one of them failed (its page threw something it left uncaught). */
   async closeAll(): Promise<void> {
-    const closing = this.opened.splice(0);
-    const errors = closing.flatMap((browser) => browser.errors);
-    await Promise.all(closing.map((browser) => browser.close()));
-    if (errors.length > 0) throw new Error(`the page threw and left it uncaught: ${errors.join(' · ')}`);
+    const closed = await Promise.allSettled(this.opened.splice(0).map((browser) => browser.close()));
+    const failed = closed.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 }
 

@@ -21,6 +21,14 @@ async function openReport(page: Page, campaignId: number): Promise<void> {
   await page.goto(`${server.url}/campaign/${campaignId}/report`);
 }
 
+/** A start an hour away: the campaign waits until the test makes it due (dueNow). */
+const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
+
+/** The campaign's time comes: the dispatcher's next tick starts it. */
+async function dueNow(campaignId: number): Promise<void> {
+  await server.atende.container.db('campaigns').where({ id: campaignId }).update({ scheduledAt: new Date().toISOString() });
+}
+
 const status = (page: Page) => page.getByTestId('campaign-status');
 const progress = (page: Page) => page.getByTestId('campaign-progress-text');
 
@@ -50,7 +58,7 @@ describeE2E('campaign report', () => {
         whatsappId: connection,
         contactListId: listId,
         message1: 'Olá {nome}, o feirão começou!',
-        scheduledAt: new Date(Date.now() + 3_600_000).toISOString(),
+        scheduledAt: inAnHour(),
       });
       const page = await browsers.page();
       await openReport(page, id);
@@ -59,8 +67,8 @@ describeE2E('campaign report', () => {
       await expect.poll(() => page.getByTestId('card-valid').textContent()).toContain('40');
       await expect.poll(() => page.getByTestId('card-connection').textContent()).toContain('Vendas');
 
-      // Its time comes (moved to now): the page follows the frames, no reload.
-      await server.atende.container.db('campaigns').where({ id }).update({ scheduledAt: new Date().toISOString() });
+      // Its time comes: the page follows the frames, no reload.
+      await dueNow(id);
       await expect.poll(() => status(page).textContent(), { timeout: 20_000 }).toBe('Em Andamento');
       await expect.poll(async () => Number((await page.getByTestId('card-delivered').textContent())?.replace(/\D/g, '')), { timeout: 20_000 }).toBeGreaterThan(0);
       await shot(page, 'campaign-report-running');
@@ -79,13 +87,12 @@ describeE2E('campaign report', () => {
     'shows the pause of a disconnected connection, and cancel and restart made through the API',
     async () => {
       const listId = await createList(server, tenant.companyId, people(60, 100));
-      // Due in an hour until the page shows it: on a loaded machine its 60 messages could all go before the page opens.
-      const later = new Date(Date.now() + 3_600_000).toISOString();
-      const id = await createCampaign(server, tenant.companyId, { name: 'Liquidação', whatsappId: connection, contactListId: listId, message1: 'Oi {nome}', scheduledAt: later });
+      // Due once the page shows it: on a loaded machine its 60 messages could all go before the page opens.
+      const id = await createCampaign(server, tenant.companyId, { name: 'Liquidação', whatsappId: connection, contactListId: listId, message1: 'Oi {nome}', scheduledAt: inAnHour() });
       const page = await browsers.page();
       await openReport(page, id);
       await expect.poll(() => status(page).textContent()).toBe('Programada');
-      await server.atende.container.db('campaigns').where({ id }).update({ scheduledAt: new Date().toISOString() });
+      await dueNow(id);
       await expect.poll(() => status(page).textContent(), { timeout: 20_000 }).toBe('Em Andamento');
 
       expect((await server.call('POST', `/api/simulator/${connection}/disconnect`, { token: operator.token })).status).toBe(200);
