@@ -5,6 +5,8 @@ import {
   type AgendaBackend,
   type Job,
   type JobDefinition,
+  type JobParameters,
+  type JobRepository,
   type JobsQueryOptions,
   type JobsResult,
   type RemoveJobsOptions,
@@ -67,6 +69,7 @@ export class JobEngine implements JobScheduler {
   private readonly running = new Set<Job>();
   private opening: Promise<Agenda> | undefined;
   private agenda: Agenda | undefined;
+  private readonly locks = new LockRequests();
 
   constructor(
     readonly backend: AgendaBackend,
@@ -135,7 +138,14 @@ export class JobEngine implements JobScheduler {
     const agenda = await opening?.catch(() => undefined);
     if (!agenda) return;
     try {
-      await agenda.stop(false);
+      const stopping = agenda.stop(false);
+      // Agenda releases the jobs it holds. A lock request still under way answers a job that the
+      // stopped processor neither runs nor releases: without this, it would wait out its lock
+      // (lockLifetime) before any worker took it, a repeating job skipped that long after a restart.
+      const late = this.locks.underWay();
+      await stopping;
+      const orphans = (await late).flatMap((job) => (job?._id === undefined ? [] : [job._id]));
+      if (orphans.length > 0) await this.backend.repository.unlockJobs(orphans);
       const deadline = Date.now() + (this.options.stopGrace ?? 10_000);
       while (this.running.size > 0 && Date.now() < deadline) await sleep(25);
       if (this.running.size > 0) {
@@ -158,7 +168,7 @@ export class JobEngine implements JobScheduler {
     // Agenda's constructor connects without handling a failure; connecting first lets it reach the caller.
     await this.backend.connect();
     const agenda = new Agenda({
-      backend: connectedBackend(this.backend),
+      backend: connectedBackend(this.backend, this.locks),
       name: `${hostname()}:${process.pid}`,
       processEvery: this.options.processEvery ?? 1000,
       defaultLockLifetime: this.options.lockLifetime ?? 10 * 60_000,
@@ -188,10 +198,10 @@ export class JobEngine implements JobScheduler {
 }
 
 /** The backend as Agenda sees it once JobEngine has connected it: connect() has nothing left to do. */
-function connectedBackend(backend: AgendaBackend): AgendaBackend {
+function connectedBackend(backend: AgendaBackend, locks: LockRequests): AgendaBackend {
   return {
     name: backend.name,
-    repository: backend.repository,
+    repository: locks.counted(backend.repository),
     notificationChannel: backend.notificationChannel,
     logger: backend.logger,
     // JobEngine.stop() closes the backend itself, after running jobs have saved their state.
@@ -199,4 +209,33 @@ function connectedBackend(backend: AgendaBackend): AgendaBackend {
     connect: async () => {},
     disconnect: () => backend.disconnect(),
   };
+}
+
+/** The lock requests Agenda has made and not yet had answered. */
+class LockRequests {
+  private readonly pending = new Set<Promise<JobParameters | undefined>>();
+
+  /** The repository, with its two ways of locking a job counted. */
+  counted(repository: JobRepository): JobRepository {
+    return new Proxy(repository, {
+      get: (target, key) => {
+        const value: unknown = Reflect.get(target, key, target);
+        if (typeof value !== 'function') return value;
+        if (key !== 'getNextJobToRun' && key !== 'lockJob') return value.bind(target);
+        return (...args: unknown[]) => this.track(value.apply(target, args) as Promise<JobParameters | undefined>);
+      },
+    });
+  }
+
+  /** What the requests under way now answer, once they have (a failed one answers no job). */
+  underWay(): Promise<(JobParameters | undefined)[]> {
+    return Promise.all([...this.pending].map((request) => request.catch(() => undefined)));
+  }
+
+  private track(request: Promise<JobParameters | undefined>): Promise<JobParameters | undefined> {
+    this.pending.add(request);
+    const forget = () => void this.pending.delete(request);
+    request.then(forget, forget);
+    return request;
+  }
 }

@@ -2,7 +2,8 @@ import { MongoBackend } from '@agendajs/mongo-backend';
 import { PostgresBackend } from '@agendajs/postgres-backend';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobBackend, createJobEngine } from '../../core/jobs/job-backend.js';
-import type { JobData, JobEngine } from '../../core/jobs/job-engine.js';
+import type { AgendaBackend } from 'agenda';
+import { JobEngine, type JobData } from '../../core/jobs/job-engine.js';
 import { KnexBackend } from '../../core/jobs/knex-backend.js';
 import { startTestServer, testDatabase, type TestServer } from '../helpers/server.js';
 
@@ -136,6 +137,61 @@ describe('job engine', () => {
     await stopped;
     const { jobs: rows } = await server.atende.container.jobs.query({ name: 'test.slow' });
     expect(rows.map((j) => j.state)).toEqual(['completed']);
+  });
+
+  it('a job a stopping engine was locking runs on the next engine at once, not when its lock expires', async () => {
+    const name = 'test.locked-at-stop';
+    const { config, db, log } = server.atende.container;
+    const store = createJobBackend(config, db);
+    // The engine asks for the job's lock, then stops before the database has answered.
+    let asked!: () => void;
+    const asking = new Promise<void>((resolve) => (asked = resolve));
+    let answered!: () => void;
+    const answering = new Promise<void>((resolve) => (answered = resolve));
+    const slowToLock = new Proxy(store.repository, {
+      get: (target, key) => {
+        const value: unknown = Reflect.get(target, key, target);
+        if (typeof value !== 'function') return value;
+        if (key !== 'getNextJobToRun' && key !== 'lockJob') return value.bind(target);
+        // getNextJobToRun(name, …) and lockJob(job, …).
+        return async (...args: unknown[]) => {
+          const [job] = args;
+          if (job === name || (job as { name?: string }).name === name) {
+            asked();
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            const locked: unknown = await value.apply(target, args);
+            answered();
+            return locked;
+          }
+          return value.apply(target, args);
+        };
+      },
+    });
+    const backend: AgendaBackend = {
+      name: store.name,
+      repository: slowToLock,
+      ownsConnection: true,
+      connect: () => store.connect(),
+      disconnect: () => store.disconnect(),
+    };
+    const stopping = new JobEngine(backend, log, { processEvery: 100 });
+    const early: JobData[] = [];
+    stopping.define(name, async (data) => void early.push(data));
+    await stopping.start();
+    await stopping.now(name, { ticketId: 5 });
+    await asking;
+    await stopping.stop();
+    await answering;
+    expect(early).toEqual([]);
+
+    const next = engineOnSameStore();
+    const ran = firstRun(next, name);
+    await next.start();
+    try {
+      expect(await ran).toEqual({ ticketId: 5 });
+    } finally {
+      await next.stop();
+    }
   });
 
   it('refuses a second definition of one job name', () => {
