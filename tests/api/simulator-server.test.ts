@@ -265,6 +265,8 @@ describe('two nodes of one installation', () => {
       // Asked through the first node, answered by the second's journal.
       const res = await first.call('POST', `/api/simulator/${id}/inbound`, { token: t.admin.token, body: { id: 'TAKEN-OVER', from: '5511987654321', name: 'Carla', body: 'Oi' } });
       expect(res.status).toBe(201);
+      // Answered once the second node's journal holds it; stored and told a moment later.
+      await eventually(async () => heard.second.length > 0, 10_000, 'the second node to hear it');
       expect(heard).toEqual({ first: [], second: ['TAKEN-OVER'] });
     } finally {
       await second.close();

@@ -61,6 +61,9 @@ function verified(r: Received, secret: string): boolean {
 const ALL = ['message.received', 'message.sent', 'message.status', 'ticket.created', 'ticket.updated', 'contact.created', 'contact.updated'];
 const FAST = { retryDelayMs: 200, maxRetryDelayMs: 1000, sweepEveryMs: 1000 };
 
+/** A receiver path of its own (a test's retry does not read its first attempt's deliveries). */
+const pathOf = (name: string) => `/${name}/${Date.now()}`;
+
 let numbers = 0;
 function nextNumber(): string {
   numbers += 1;
@@ -187,8 +190,7 @@ describe('webhooks', () => {
 
   describe('deliveries', () => {
     it('a whole conversation reaches the receiver signed, once per event id, in order per ticket', async () => {
-      // A path of this attempt's own: a retry must not read the first attempt's deliveries.
-      const path = `/conversation/${Date.now()}`;
+      const path = pathOf('conversation');
       const hook = await register(t, path);
       const number = nextNumber();
       await customerWrites(server, t, phone, { from: number, body: 'Olá, quero um orçamento' });
@@ -406,15 +408,16 @@ describe('webhooks across a restart', () => {
     const first = await boot();
     const tenant = await withPlan(first, {});
     const connection = await createConnection(first, tenant, 'Principal');
-    const created = await first.call('POST', '/api/webhooks', { token: tenant.token, body: { url: `${receiver.url}/restart`, events: ['message.received', 'ticket.created'] } });
+    const path = pathOf('restart');
+    const created = await first.call('POST', '/api/webhooks', { token: tenant.token, body: { url: `${receiver.url}${path}`, events: ['message.received', 'ticket.created'] } });
     expect(created.status).toBe(201);
     receiver.state.down = true;
     const number = nextNumber();
     for (const body of ['antes', 'do', 'reinício']) await customerWrites(first, tenant, connection, { from: number, body });
-    await eventually(async () => receiver.to('/restart').length > 0, 10_000, 'a first attempt');
+    await eventually(async () => receiver.to(path).length > 0, 10_000, 'a first attempt');
     // The pipeline records the last message's events on its own time: wait for all four rows.
     const pending = await eventually(async () => {
-      const rows = await first.atende.container.db('webhook_deliveries').where({ status: 'pending' });
+      const rows = await first.atende.container.db('webhook_deliveries').where({ endpointId: created.body.id, status: 'pending' });
       return rows.length === 4 ? rows : undefined;
     }, 10_000, 'four pending deliveries');
     expect(pending).toHaveLength(4);
@@ -423,8 +426,8 @@ describe('webhooks across a restart', () => {
 
     receiver.state.down = false;
     const second = await boot();
-    await eventually(async () => (await second.atende.container.db('webhook_deliveries').where({ status: 'sent' })).length === 4, 40_000, 'the deliveries after the restart');
-    const delivered = receiver.to('/restart').filter((r) => r.answered === 200);
+    await eventually(async () => (await second.atende.container.db('webhook_deliveries').where({ endpointId: created.body.id, status: 'sent' })).length === 4, 40_000, 'the deliveries after the restart');
+    const delivered = receiver.to(path).filter((r) => r.answered === 200);
     expect(delivered.map((r) => r.body.event)).toEqual(['ticket.created', 'message.received', 'message.received', 'message.received']);
     expect(delivered.slice(1).map((r) => r.body.data.message.body)).toEqual(['antes', 'do', 'reinício']);
     expect(new Set(delivered.map((r) => r.body.id)).size).toBe(4);
@@ -436,16 +439,17 @@ describe('webhooks across a restart', () => {
     const s = await boot();
     const tenant = await withPlan(s, {});
     const connection = await createConnection(s, tenant, 'Principal');
-    const created = await s.call('POST', '/api/webhooks', { token: tenant.token, body: { url: `${receiver.url}/lost`, events: ['message.received'] } });
+    const path = pathOf('lost');
+    const created = await s.call('POST', '/api/webhooks', { token: tenant.token, body: { url: `${receiver.url}${path}`, events: ['message.received'] } });
     receiver.state.down = true;
     await customerWrites(s, tenant, connection, { from: nextNumber(), body: 'job perdido' });
-    await eventually(async () => receiver.to('/lost').length > 0, 10_000, 'a first attempt');
+    await eventually(async () => receiver.to(path).length > 0, 10_000, 'a first attempt');
     // As if the process died between writing the row and its job: no job left for it, no attempt under way.
     const { jobs, db } = s.atende.container;
     const quiet = async () => (await jobs.cancel({ name: 'webhooks.deliver' })) === 0 && (await db('webhook_deliveries').where({ endpointId: created.body.id }).first()).leasedUntil === null;
     await eventually(async () => (await quiet()) && (await new Promise((r) => setTimeout(r, 300))) === undefined && quiet(), 10_000, 'no job left');
     receiver.state.down = false;
     await eventually(async () => (await db('webhook_deliveries').where({ endpointId: created.body.id }).first()).status === 'sent', 30_000, 'the sweep delivering it');
-    expect(new Set(receiver.to('/lost').map((r) => r.body.id)).size).toBe(1);
+    expect(new Set(receiver.to(path).map((r) => r.body.id)).size).toBe(1);
   }, 90_000);
 });
