@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import {
   Agenda,
   type AgendaBackend,
@@ -142,9 +142,9 @@ export class JobEngine implements JobScheduler {
       // Agenda releases the jobs it holds. A lock request still under way answers a job that the
       // stopped processor neither runs nor releases: without this, it would wait out its lock
       // (lockLifetime) before any worker took it, a repeating job skipped that long after a restart.
-      const late = this.locks.underWay();
+      const late = this.locks.settled();
       await stopping;
-      const orphans = (await late).flatMap((job) => (job?._id === undefined ? [] : [job._id]));
+      const orphans = (await late).flatMap((job) => (job._id === undefined ? [] : [job._id]));
       if (orphans.length > 0) await this.backend.repository.unlockJobs(orphans);
       const deadline = Date.now() + (this.options.stopGrace ?? 10_000);
       while (this.running.size > 0 && Date.now() < deadline) await sleep(25);
@@ -227,9 +227,19 @@ class LockRequests {
     });
   }
 
-  /** What the requests under way now answer, once they have (a failed one answers no job). */
-  underWay(): Promise<(JobParameters | undefined)[]> {
-    return Promise.all([...this.pending].map((request) => request.catch(() => undefined)));
+  /**
+   * The jobs locked by the requests under way, once none is left. Agenda asks again for the next
+   * job of a name each time one is answered (a few promise steps later, hence the turn waited):
+   * those later requests are waited for too.
+   */
+  async settled(): Promise<JobParameters[]> {
+    const locked: JobParameters[] = [];
+    do {
+      const answers = await Promise.all([...this.pending].map((request) => request.catch(() => undefined)));
+      for (const job of answers) if (job) locked.push(job);
+      await nextTurn();
+    } while (this.pending.size > 0);
+    return locked;
   }
 
   private track(request: Promise<JobParameters | undefined>): Promise<JobParameters | undefined> {

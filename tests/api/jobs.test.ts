@@ -5,6 +5,7 @@ import { createJobBackend, createJobEngine } from '../../core/jobs/job-backend.j
 import type { AgendaBackend } from 'agenda';
 import { JobEngine, type JobData } from '../../core/jobs/job-engine.js';
 import { KnexBackend } from '../../core/jobs/knex-backend.js';
+import { eventually } from '../helpers/inbox.js';
 import { startTestServer, testDatabase, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -139,15 +140,15 @@ describe('job engine', () => {
     expect(rows.map((j) => j.state)).toEqual(['completed']);
   });
 
-  it('a job a stopping engine was locking runs on the next engine at once, not when its lock expires', async () => {
+  it('jobs a stopping engine was locking run on the next engine at once, not when their locks expire', async () => {
     const name = 'test.locked-at-stop';
-    const { config, db, log } = server.atende.container;
+    const { config, db, jobs, log } = server.atende.container;
     const store = createJobBackend(config, db);
-    // The engine asks for the job's lock, then stops before the database has answered.
+    // Each lock request of these jobs reaches the database a moment late: the engine stops while
+    // the first is under way, and Agenda asks for the next job of the name once it is answered.
     let asked!: () => void;
     const asking = new Promise<void>((resolve) => (asked = resolve));
-    let answered!: () => void;
-    const answering = new Promise<void>((resolve) => (answered = resolve));
+    let underWay = 0;
     const slowToLock = new Proxy(store.repository, {
       get: (target, key) => {
         const value: unknown = Reflect.get(target, key, target);
@@ -156,14 +157,15 @@ describe('job engine', () => {
         // getNextJobToRun(name, …) and lockJob(job, …).
         return async (...args: unknown[]) => {
           const [job] = args;
-          if (job === name || (job as { name?: string }).name === name) {
-            asked();
+          if (job !== name && (job as { name?: string }).name !== name) return value.apply(target, args);
+          underWay += 1;
+          asked();
+          try {
             await new Promise((resolve) => setTimeout(resolve, 300));
-            const locked: unknown = await value.apply(target, args);
-            answered();
-            return locked;
+            return (await value.apply(target, args)) as unknown;
+          } finally {
+            underWay -= 1;
           }
-          return value.apply(target, args);
         };
       },
     });
@@ -174,21 +176,24 @@ describe('job engine', () => {
       connect: () => store.connect(),
       disconnect: () => store.disconnect(),
     };
+    await jobs.now(name, { ticketId: 5 });
+    await jobs.now(name, { ticketId: 6 });
     const stopping = new JobEngine(backend, log, { processEvery: 100 });
     const early: JobData[] = [];
     stopping.define(name, async (data) => void early.push(data));
     await stopping.start();
-    await stopping.now(name, { ticketId: 5 });
     await asking;
     await stopping.stop();
-    await answering;
+    await eventually(async () => underWay === 0, 5000, 'the lock requests answered');
     expect(early).toEqual([]);
 
     const next = engineOnSameStore();
-    const ran = firstRun(next, name);
+    const runs: { data: JobData; at: number }[] = [];
+    void firstRun(next, name, runs);
     await next.start();
     try {
-      expect(await ran).toEqual({ ticketId: 5 });
+      await eventually(async () => runs.length === 2, 10_000, 'both jobs run');
+      expect(runs.map((r) => r.data.ticketId).sort()).toEqual([5, 6]);
     } finally {
       await next.stop();
     }
