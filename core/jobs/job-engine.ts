@@ -215,16 +215,9 @@ function connectedBackend(backend: AgendaBackend, locks: LockRequests): AgendaBa
 class LockRequests {
   private readonly pending = new Set<Promise<JobParameters | undefined>>();
 
-  /** The repository, with its two ways of locking a job counted. */
+  /** The repository, with its ways of locking a job counted. */
   counted(repository: JobRepository): JobRepository {
-    return new Proxy(repository, {
-      get: (target, key) => {
-        const value: unknown = Reflect.get(target, key, target);
-        if (typeof value !== 'function') return value;
-        if (key !== 'getNextJobToRun' && key !== 'lockJob') return value.bind(target);
-        return (...args: unknown[]) => this.track(value.apply(target, args) as Promise<JobParameters | undefined>);
-      },
-    });
+    return aroundLocks(repository, (lock) => this.track(lock()));
   }
 
   /**
@@ -248,4 +241,22 @@ class LockRequests {
     request.then(forget, forget);
     return request;
   }
+}
+
+/**
+ * `repository` with its two ways of locking a job (`getNextJobToRun`, `lockJob`) passed through
+ * `around`, which makes the request by calling `lock`; every other method is the repository's own.
+ */
+export function aroundLocks(
+  repository: JobRepository,
+  around: (lock: () => Promise<JobParameters | undefined>, args: unknown[]) => Promise<JobParameters | undefined>,
+): JobRepository {
+  return new Proxy(repository, {
+    get: (target, key) => {
+      const value: unknown = Reflect.get(target, key, target);
+      if (typeof value !== 'function') return value;
+      if (key !== 'getNextJobToRun' && key !== 'lockJob') return value.bind(target);
+      return (...args: unknown[]) => around(() => value.apply(target, args) as Promise<JobParameters | undefined>, args);
+    },
+  });
 }

@@ -3,7 +3,7 @@ import { PostgresBackend } from '@agendajs/postgres-backend';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobBackend, createJobEngine } from '../../core/jobs/job-backend.js';
 import type { AgendaBackend } from 'agenda';
-import { JobEngine, type JobData } from '../../core/jobs/job-engine.js';
+import { aroundLocks, JobEngine, type JobData } from '../../core/jobs/job-engine.js';
 import { KnexBackend } from '../../core/jobs/knex-backend.js';
 import { eventually } from '../helpers/inbox.js';
 import { startTestServer, testDatabase, type TestServer } from '../helpers/server.js';
@@ -149,25 +149,17 @@ describe('job engine', () => {
     let asked!: () => void;
     const asking = new Promise<void>((resolve) => (asked = resolve));
     let underWay = 0;
-    const slowToLock = new Proxy(store.repository, {
-      get: (target, key) => {
-        const value: unknown = Reflect.get(target, key, target);
-        if (typeof value !== 'function') return value;
-        if (key !== 'getNextJobToRun' && key !== 'lockJob') return value.bind(target);
-        // getNextJobToRun(name, …) and lockJob(job, …).
-        return async (...args: unknown[]) => {
-          const [job] = args;
-          if (job !== name && (job as { name?: string }).name !== name) return value.apply(target, args);
-          underWay += 1;
-          asked();
-          try {
-            await new Promise((resolve) => setTimeout(resolve, 300));
-            return (await value.apply(target, args)) as unknown;
-          } finally {
-            underWay -= 1;
-          }
-        };
-      },
+    // getNextJobToRun(name, …) and lockJob(job, …).
+    const slowToLock = aroundLocks(store.repository, async (lock, [job]) => {
+      if (job !== name && (job as { name?: string }).name !== name) return lock();
+      underWay += 1;
+      asked();
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return await lock();
+      } finally {
+        underWay -= 1;
+      }
     });
     const backend: AgendaBackend = {
       name: store.name,
