@@ -4,6 +4,7 @@ import { openSocket } from '../helpers/socket.js';
 import { createConnection, createQueue, createTenant, customerWrites, eventually, outbox, type InboxTenant } from '../helpers/inbox.js';
 import { Contact } from '../../core/modules/contacts/contact.model.js';
 import { Message } from '../../core/modules/messages/message.model.js';
+import type { Chatbot } from '../../core/modules/pipeline/chatbot/chatbot.js';
 import { Plan } from '../../core/modules/plans/plan.model.js';
 import { TicketTracking } from '../../core/modules/tickets/ticket-tracking.model.js';
 import { Ticket } from '../../core/modules/tickets/ticket.model.js';
@@ -173,6 +174,20 @@ describe('the queue menu', () => {
     } finally {
       await admin.close();
     }
+  });
+
+  it("a transfer made while the bot answers stands: the bot's step is undone and it says nothing", async () => {
+    const number = customerNumber();
+    expect(await exchange(connectionId, number, 'olá')).toEqual([menu]);
+    const seen = await ticketOf(number);
+    // An admin sends the ticket to Support after the bot read it and before it writes its answer to '1'.
+    const moved = await server.call('PUT', `/api/tickets/${seen.id}`, { token: acme.admin.token, body: { queueId: support, userId: null } });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    const chatbot = (server.atende.container.services.pipeline as unknown as { chatbot: Chatbot }).chatbot;
+    const contact = await Contact.query(db()).findById(seen.contactId);
+    await chatbot.handle({ ticket: seen, contact: contact!, connectionId, text: '1', firstMessage: false });
+    expect(await received(connectionId, number)).toEqual([menu]);
+    expect(await ticketOf(number)).toMatchObject({ queueId: support, status: 'pending', userId: null });
   });
 
   it('stops after maxUseBotQueues menus; the ticket waits without queue', async () => {

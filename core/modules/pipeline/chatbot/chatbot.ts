@@ -13,7 +13,7 @@ import type { BotQueue, CompanySettings, ConnectionProfile, PipelineCache } from
 import type { TicketGraphs } from '../ticket-graph.js';
 import { BACK_KEY, childrenOf, MAIN_MENU_KEY, optionMenuText, queueMenuText, queueOptionsText } from './menus.js';
 
-/** An agent took the ticket while the bot was answering: the bot's step is undone. */
+/** An agent took the ticket, or someone moved it to another queue, while the bot was answering: the bot's step is undone. */
 class TakenMeanwhile extends Error {}
 
 /** A customer message the bot answers: the ticket as it stands after the message was stored. */
@@ -209,8 +209,8 @@ export class Chatbot {
 
   /**
    * One bot step: the messages, the attendance, and the ticket's change, which applies only while
-   * the ticket is still pending without an agent: when an agent took it meanwhile the whole step is
-   * undone and the bot says nothing. Queue, chatbot and option changes are then announced to the
+   * the ticket is still pending without an agent, in the queue the bot saw: when an agent took it or
+   * someone transferred it meanwhile, the whole step is undone and the bot says nothing. Queue, chatbot and option changes are then announced to the
    * ticket's old and new audiences.
    */
   private async apply(turn: BotTurn, settings: CompanySettings, step: Step): Promise<void> {
@@ -251,7 +251,12 @@ export class Chatbot {
     await this.say(trx, ticket, contact, timeZone, say);
     if (Object.keys(patch).length === 0) return undefined;
     // Last, so the row it answers includes what queuing the messages wrote (the last message).
-    const [row] = (await Ticket.query(trx).patch(patch).where({ id: ticket.id, status: 'pending' }).whereNull('userId').returning('*')) as unknown as Ticket[];
+    const [row] = (await Ticket.query(trx)
+      .patch(patch)
+      .where({ id: ticket.id, status: 'pending' })
+      .whereNull('userId')
+      .where((w) => (ticket.queueId === null ? w.whereNull('queueId') : w.where('queueId', ticket.queueId)))
+      .returning('*')) as unknown as Ticket[];
     if (!row) throw new TakenMeanwhile();
     if (queued) await tracking.queued(trx, row);
     if (chatbotStarted) await tracking.chatbot(trx, row);
