@@ -27,10 +27,19 @@ export interface Browser {
 /**
  * A fresh chromium profile (its own storage and cookies): one per simulated person. `args` adds
  * chromium flags (e.g. a fake microphone); `timezoneId` puts the browser's clock in another zone;
- * `colorScheme` is the system's theme (light unless said).
+ * `colorScheme` is the system's theme (light unless said); `reducedMotion` whether the system asks
+ * for less motion (yes unless said: dialogs and menus then appear without animating, so a click
+ * never lands on one still moving).
  */
 export async function openBrowser(
-  options: { width?: number; height?: number; args?: string[]; timezoneId?: string; colorScheme?: 'light' | 'dark' } = {},
+  options: {
+    width?: number;
+    height?: number;
+    args?: string[];
+    timezoneId?: string;
+    colorScheme?: 'light' | 'dark';
+    reducedMotion?: 'reduce' | 'no-preference';
+  } = {},
 ): Promise<Browser> {
   const dir = mkdtempSync(path.join(tmpdir(), 'atende-chromium-'));
   const context = await chromium.launchPersistentContext(dir, {
@@ -38,6 +47,7 @@ export async function openBrowser(
     headless: true,
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
     colorScheme: options.colorScheme ?? 'light',
+    reducedMotion: options.reducedMotion ?? 'reduce',
     args: [...ARGS, ...(options.args ?? [])],
     timezoneId: options.timezoneId,
   });

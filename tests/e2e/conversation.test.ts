@@ -11,7 +11,6 @@ const JOURNEY_MS = 180_000;
 /** A 64×40 PNG, blue over yellow. */
 const PNG =
   'iVBORw0KGgoAAAANSUhEUgAAAEAAAAAoCAIAAADBrGu+AAAARElEQVR42u3PMQ0AMAgAMOQgdnKQgxKueeAjaVIDjXx9WggICAgICAgICAgICAgILANTeZqAgICAgICAgICAgICAwNIHSZL+8XIPSukAAAAASUVORK5CYII=';
-const CARLA = { from: '5511988887777', name: 'Carla Cliente' };
 const DIEGO = { from: '5511966665555', name: 'Diego Comprador' };
 const ELISA = { from: '5511955554444', name: 'Elisa Antiga' };
 const FABIO = { from: '5511944443333', name: 'Fabio Viajante' };
@@ -24,7 +23,16 @@ let agent: Member;
 let connectionId: number;
 const queues: Record<string, number> = {};
 const browsers = new BrowserPool();
-let carlaTicket: { id: number; uuid: string };
+let customers = 0;
+
+/**
+ * A customer no earlier journey (nor an earlier attempt of this one) wrote as: each journey starts
+ * from a ticket of its own, so a retried journey never meets what the failed attempt left.
+ */
+function newCustomer(name: string): { from: string; name: string } {
+  customers += 1;
+  return { from: `55119${80_000_000 + customers}`, name };
+}
 
 interface TicketRow {
   id: number;
@@ -102,8 +110,6 @@ describeE2E('conversation of a ticket', () => {
     expect(greeting.status, JSON.stringify(greeting.body)).toBeLessThan(300);
     const tag = await server.call('POST', '/api/tags', { token: operator.admin.token, body: { name: 'Cliente VIP', color: '#eb2f96' } });
     expect(tag.status).toBe(201);
-    await customerWrites(server, operator, connectionId, { ...CARLA, body: 'Olá, quero comprar um sofá' });
-    carlaTicket = await ticketOf(CARLA.from, 'pending');
   }, JOURNEY_MS);
   // One login per user at a time: a later login ends the earlier sessions (single session).
   afterEach(async () => {
@@ -116,6 +122,9 @@ describeE2E('conversation of a ticket', () => {
   it(
     "an agent accepts a waiting ticket, reads the customer's media, location and contact card, answers, keeps notes, and transfers it away",
     async () => {
+      const CARLA = newCustomer('Carla Cliente');
+      await customerWrites(server, operator, connectionId, { ...CARLA, body: 'Olá, quero comprar um sofá' });
+      const carlaTicket = await ticketOf(CARLA.from, 'pending');
       const page = await browsers.page();
       await loginThroughUi(page, server.url, agent.email, PASSWORD);
       await openTicket(page, carlaTicket.uuid);
@@ -142,7 +151,7 @@ describeE2E('conversation of a ticket', () => {
       await expect.poll(() => image.getAttribute('src')).toMatch(/^blob:/);
       await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(64);
       await providerDelivers({
-        id: 'location-1',
+        id: `location-${CARLA.from}`,
         chatId: CARLA.from,
         from: { number: CARLA.from, name: CARLA.name },
         mediaType: 'locationMessage',
@@ -152,7 +161,7 @@ describeE2E('conversation of a ticket', () => {
       await location.getByText('Loja Paulista').waitFor();
       expect(await location.getByRole('link', { name: 'Ver no mapa' }).getAttribute('href')).toBe('https://maps.google.com/?q=-23.5614,-46.6559');
       await providerDelivers({
-        id: 'vcard-1',
+        id: `vcard-${CARLA.from}`,
         chatId: CARLA.from,
         from: { number: CARLA.from, name: CARLA.name },
         mediaType: 'vcard',
@@ -253,9 +262,16 @@ describeE2E('conversation of a ticket', () => {
   it(
     "a user outside the ticket's queue is told 'Acesso não permitido' and goes back to the list",
     async () => {
+      const HELENA = newCustomer('Helena Suporte');
+      await customerWrites(server, operator, connectionId, { ...HELENA, body: 'Meu pedido não chegou' });
+      const ticket = await ticketOf(HELENA.from, 'pending');
+      // Moved once the chatbot has given it the connection's only queue, as a person would see it.
+      await eventually(async () => (await server.call('GET', `/api/tickets/${ticket.id}`, { token: operator.admin.token })).body.queue?.name === 'Vendas');
+      const moved = await server.call('PUT', `/api/tickets/${ticket.id}`, { token: operator.admin.token, body: { queueId: queues.Suporte, userId: null } });
+      expect(moved.body, JSON.stringify(moved.body)).toMatchObject({ status: 'pending', userId: null, queue: { name: 'Suporte' } });
       const page = await browsers.page();
       await loginThroughUi(page, server.url, agent.email, PASSWORD);
-      await page.goto(`${server.url}/tickets/${carlaTicket.uuid}`);
+      await page.goto(`${server.url}/tickets/${ticket.uuid}`);
       await page.getByText('Acesso não permitido').first().waitFor();
       await page.waitForURL(`${server.url}/tickets`);
       expect(await page.getByTestId('conversation').count()).toBe(0);
@@ -266,17 +282,29 @@ describeE2E('conversation of a ticket', () => {
   it(
     'an admin accepts, resolves, reopens and deletes the ticket, in light and dark',
     async () => {
+      const IGOR = newCustomer('Igor Cliente');
+      await customerWrites(server, operator, connectionId, { ...IGOR, body: 'Vocês têm poltronas?' });
+      const igorTicket = await ticketOf(IGOR.from, 'pending');
+      await inbound({ ...IGOR, body: 'Este modelo', mediaType: 'image', mediaBase64: PNG, mediaName: 'poltrona.png' });
+      await providerDelivers({
+        id: `location-${IGOR.from}`,
+        chatId: IGOR.from,
+        from: { number: IGOR.from, name: IGOR.name },
+        mediaType: 'locationMessage',
+        location: { latitude: -23.5614, longitude: -46.6559, name: 'Loja Paulista', address: 'Av. Paulista, 1000' },
+      });
       const page = await browsers.page();
       await loginThroughUi(page, server.url, tenant.admin.email, PASSWORD);
-      await openTicket(page, carlaTicket.uuid);
+      await openTicket(page, igorTicket.uuid);
+      await list(page).getByTestId('message-location').waitFor();
       await header(page).getByRole('button', { name: 'Aceitar' }).waitFor();
       await header(page).getByRole('button', { name: 'Excluir' }).waitFor();
       await header(page).getByRole('button', { name: 'Aceitar' }).click();
       await header(page).getByRole('button', { name: 'Resolver' }).click();
       await page.waitForURL(`${server.url}/tickets`);
-      expect((await server.call('GET', `/api/tickets/${carlaTicket.id}`, { token: operator.admin.token })).body.status).toBe('closed');
+      expect((await server.call('GET', `/api/tickets/${igorTicket.id}`, { token: operator.admin.token })).body.status).toBe('closed');
 
-      await openTicket(page, carlaTicket.uuid);
+      await openTicket(page, igorTicket.uuid);
       await expect.poll(() => header(page).getAttribute('data-status')).toBe('closed');
       await header(page).getByRole('button', { name: 'Reabrir' }).waitFor();
       await list(page).getByTestId('message-location').waitFor();
@@ -286,7 +314,7 @@ describeE2E('conversation of a ticket', () => {
       await header(page).getByRole('button', { name: 'Resolver' }).waitFor();
 
       // The peek from the list: the same conversation, read only.
-      await page.getByRole('button', { name: `Espiar a conversa de ${CARLA.name}` }).click();
+      await page.getByRole('button', { name: `Espiar a conversa de ${IGOR.name}` }).click();
       const peek = page.getByTestId('peek-conversation');
       await peek.getByTestId('message-location').waitFor();
       expect(await peek.getByTestId('conversation-actions').count()).toBe(0);
@@ -311,12 +339,12 @@ describeE2E('conversation of a ticket', () => {
       await page.getByRole('dialog', { name: 'Transferir ticket' }).waitFor({ state: 'detached' });
 
       await header(page).getByRole('button', { name: 'Excluir' }).click();
-      const confirm = page.getByRole('dialog').filter({ hasText: `Excluir o ticket #${carlaTicket.id}?` });
+      const confirm = page.getByRole('dialog').filter({ hasText: `Excluir o ticket #${igorTicket.id}?` });
       await confirm.getByText('Todas as mensagens relacionadas ao ticket serão perdidas.', { exact: false }).waitFor();
       await shot(page, 'conversation-delete-dark');
       await confirm.getByRole('button', { name: 'Excluir' }).click();
       await page.waitForURL(`${server.url}/tickets`);
-      expect((await server.call('GET', `/api/tickets/u/${carlaTicket.uuid}`, { token: operator.admin.token })).status).toBe(404);
+      expect((await server.call('GET', `/api/tickets/u/${igorTicket.uuid}`, { token: operator.admin.token })).status).toBe(404);
       await page.getByTestId('theme-toggle').click();
     },
     JOURNEY_MS,

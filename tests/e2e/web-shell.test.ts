@@ -152,6 +152,30 @@ describeE2E('web shell: links, counts, chips, theme, contact modal', () => {
   );
 
   it(
+    'dialogs open without animating when the system asks for less motion, and animated otherwise',
+    async () => {
+      for (const [reducedMotion, animated] of [['reduce', false], ['no-preference', true]] as const) {
+        const page = await browsers.page({ reducedMotion });
+        await openInbox(page, shop);
+        // Every class an element takes while the dialog opens, caught as it is set.
+        await page.evaluate(() => {
+          const seen: string[] = [];
+          (window as unknown as { motionClasses: string[] }).motionClasses = seen;
+          new MutationObserver((records) => {
+            for (const r of records) if (r.target instanceof Element) seen.push(r.target.className.toString());
+          }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['class'], childList: true });
+        });
+        await page.getByTestId('new-ticket').click();
+        await page.getByRole('dialog', { name: 'Criar Ticket' }).getByRole('combobox', { name: 'Contato' }).waitFor();
+        const classes = await page.evaluate(() => (window as unknown as { motionClasses: string[] }).motionClasses.join(' '));
+        expect(/ant-zoom-(appear|enter)-active/.test(classes), reducedMotion).toBe(animated);
+        await browsers.closeAll();
+      }
+    },
+    JOURNEY_MS,
+  );
+
+  it(
     'a pale queue or tag chip reads with a contrast of at least 4.5, in dark and in light mode',
     async () => {
       const page = await browsers.page();

@@ -14,6 +14,7 @@ import { AuthProvider, useAuth, useGateContext } from './auth/auth-provider';
 import { MainLayout } from './layout/main-layout';
 import { pages, visiblePages, type PageDefinition } from './pages/registry';
 import { ThemePreferenceProvider, useThemePreference } from './theme/theme-preference';
+import { useMediaQuery } from './theme/media-query';
 
 const LoginPage = lazy(() => import('./pages/login/login-page'));
 const RecoveryPage = lazy(() => import('./pages/recovery/recovery-page'));
@@ -178,12 +179,14 @@ function DocumentColors() {
 function Themed({ children }: { children: ReactNode }) {
   const { i18n } = useTranslation();
   const { mode } = useThemePreference();
+  // Dialogs, drawers and menus appear at once for people who asked their system for less motion.
+  const reducedMotion = useMediaQuery('(prefers-reduced-motion: reduce)');
   const language = (i18n.language in antdLocales ? i18n.language : 'pt-BR') as keyof typeof antdLocales;
   dayjs.locale(dayjsLocales[language]);
   return (
     <ConfigProvider
       locale={antdLocales[language]}
-      theme={{ algorithm: mode === 'dark' ? theme.darkAlgorithm : theme.defaultAlgorithm, token: { colorPrimary: '#2563eb' } }}
+      theme={{ algorithm: mode === 'dark' ? theme.darkAlgorithm : theme.defaultAlgorithm, token: { colorPrimary: '#2563eb', motion: !reducedMotion } }}
     >
       <DocumentColors />
       <AntApp message={{ duration: 3, maxCount: 3 }}>{children}</AntApp>

@@ -1,4 +1,5 @@
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { useMediaQuery } from './media-query';
 
 export type ThemeMode = 'light' | 'dark';
 
@@ -17,20 +18,11 @@ function storedMode(): ThemeMode | null {
   return stored === 'dark' || stored === 'light' ? stored : null;
 }
 
-const systemMode = (): ThemeMode => (window.matchMedia(SYSTEM_DARK).matches ? 'dark' : 'light');
-
 /** The theme the user chose with the top bar's toggle; until they choose, the system's, followed live. */
 export function ThemePreferenceProvider({ children }: { children: ReactNode }) {
   const [chosen, setChosen] = useState<ThemeMode | null>(storedMode);
-  const [system, setSystem] = useState<ThemeMode>(systemMode);
+  const system: ThemeMode = useMediaQuery(SYSTEM_DARK) ? 'dark' : 'light';
   const mode = chosen ?? system;
-
-  useEffect(() => {
-    const query = window.matchMedia(SYSTEM_DARK);
-    const follow = () => setSystem(query.matches ? 'dark' : 'light');
-    query.addEventListener('change', follow);
-    return () => query.removeEventListener('change', follow);
-  }, []);
 
   // Scroll bars and form controls outside antd follow too.
   useEffect(() => {
