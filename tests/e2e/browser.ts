@@ -193,3 +193,12 @@ export async function chooseOptions(page: Page, select: Locator, labels: string[
 export function chooseOption(page: Page, select: Locator, label: string): Promise<void> {
   return chooseOptions(page, select, [label]);
 }
+
+/** Types a date (and time) into a date picker, confirms it with Enter and waits for its popup to close and the field to keep the text. */
+export async function typeDate(page: Page, picker: Locator, text: string): Promise<void> {
+  await picker.click();
+  await picker.fill(text);
+  await picker.press('Enter');
+  await page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)').waitFor({ state: 'hidden' });
+  await expect.poll(() => picker.inputValue()).toBe(text);
+}

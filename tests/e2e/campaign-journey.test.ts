@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { BrowserPool, chooseOption, loginThroughUi, shot } from './browser.js';
+import { BrowserPool, chooseOption, loginThroughUi, shot, typeDate } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createCampaign, createList, people } from '../helpers/campaigns.js';
@@ -76,10 +76,7 @@ describeE2E('a campaign from the spreadsheet to its report', () => {
       await chooseOption(page, page.getByRole('dialog').getByLabel('Lista de contatos', { exact: true }), 'Clientes VIP (6)');
       await chooseOption(page, page.getByRole('dialog').getByLabel('Conexão', { exact: true }), 'Vendas');
       const picker = modal.getByLabel('Agendamento', { exact: true });
-      await picker.click();
-      await picker.fill(tomorrow());
-      await picker.press('Enter');
-      await page.keyboard.press('Escape');
+      await typeDate(page, picker, tomorrow());
       await modal.getByLabel('Mensagem 1', { exact: true }).fill('Olá {nome}, você é VIP!');
       await modal.getByRole('button', { name: 'Salvar' }).click();
       await modal.waitFor({ state: 'hidden' });

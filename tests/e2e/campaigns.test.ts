@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { BrowserPool, chooseOption, loginThroughUi, shot } from './browser.js';
+import { BrowserPool, chooseOption, loginThroughUi, shot, typeDate } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createConnection, createMember, createTenant, PASSWORD, type InboxTenant, type Member } from '../helpers/inbox.js';
@@ -63,11 +63,7 @@ describeE2E('campaigns and the opt-out list', () => {
       await chooseOption(page, page.getByRole('dialog').getByLabel('Conexão', { exact: true }), 'Loja');
       const when = threeDaysAhead();
       const picker = dialog.getByLabel('Agendamento', { exact: true });
-      await picker.click();
-      await picker.fill(when.text);
-      await picker.press('Enter');
-      await page.keyboard.press('Escape');
-      await expect.poll(() => picker.inputValue()).toBe(when.text);
+      await typeDate(page, picker, when.text);
       await dialog.getByText('Use variáveis como {nome}, {numero}, {email}, {loja} nas mensagens.').waitFor();
       await dialog.getByLabel('Mensagem 1', { exact: true }).fill('Olá {nome}, a feira abre sábado!');
       // Confirmation on: each tab has its confirmation message.

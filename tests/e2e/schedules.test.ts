@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { loginThroughUi, BrowserPool, shot } from './browser.js';
+import { loginThroughUi, BrowserPool, shot, typeDate } from './browser.js';
 import { describeE2E } from './setup.js';
 import { expectPlanHidesPage } from './plan-gate.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -38,12 +38,7 @@ async function openSchedules(page: Page): Promise<void> {
 
 /** Types a date and time into the dialog's picker and leaves it. */
 async function typeSendAt(page: Page, text: string): Promise<void> {
-  const input = page.getByRole('dialog').getByLabel('Data e hora do envio');
-  await input.click();
-  await input.fill(text);
-  await input.press('Enter');
-  await page.keyboard.press('Escape');
-  await expect.poll(() => input.inputValue()).toBe(text);
+  await typeDate(page, page.getByRole('dialog').getByLabel('Data e hora do envio'), text);
 }
 
 describeE2E('schedules page', () => {

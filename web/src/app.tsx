@@ -147,20 +147,23 @@ function Routes() {
           <ChangePasswordPage />
         </Public>
       </Route>
-      <Route path="/">
-        <Private>
-          <Home />
-        </Private>
-      </Route>
-      {pages.map((page) => (
-        <Route key={page.path} path={page.path}>
-          <Private>
-            <GatedPage page={page} />
-          </Private>
-        </Route>
-      ))}
+      {/* One shell for every private page: moving between pages keeps the layout (its drawer, its top bar) mounted. */}
       <Route>
-        <NotFound />
+        <Private>
+          <Switch>
+            <Route path="/">
+              <Home />
+            </Route>
+            {pages.map((page) => (
+              <Route key={page.path} path={page.path}>
+                <GatedPage page={page} />
+              </Route>
+            ))}
+            <Route>
+              <NotFound />
+            </Route>
+          </Switch>
+        </Private>
       </Route>
     </Switch>
   );
