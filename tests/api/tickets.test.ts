@@ -6,7 +6,7 @@ import { createConnection, createMember, createQueue, createTenant, eventually, 
 import { createMigrationSource } from '../../core/db/migrator.js';
 import { isPostgres } from '../../core/db/database.js';
 import { pluginMigrationDirs } from '../../core/plugins/plugin-loader.js';
-import { FEW_MESSAGE_MATCHES, listTickets } from '../../core/modules/tickets/tickets-list.js';
+import { FEW_MESSAGE_MATCHES, listTickets, MANY_BY_ESTIMATE } from '../../core/modules/tickets/tickets-list.js';
 import { loadViewer } from '../../core/modules/tickets/ticket-access.js';
 import { listTicketsQuery } from '../../core/modules/tickets/tickets.schema.js';
 
@@ -287,6 +287,9 @@ describe('the list’s filters and paging', () => {
     expect(await listIds(w.agentA.token, 'searchParam=87651')).toEqual([byNumber.id]);
     expect(await listIds(w.agentA.token, `searchParam=${encodeURIComponent('(21) 98765')}`)).toEqual([byNumber.id]);
     expect(await listIds(w.agentA.token, `searchParam=${encodeURIComponent('segunda via')}`)).toEqual([byBody.id]);
+    // Words of the term in the body but not as written together: no match.
+    expect(await listIds(w.agentA.token, `searchParam=${encodeURIComponent('via segunda')}`)).toEqual([]);
+    expect(await listIds(w.agentA.token, `searchParam=${encodeURIComponent('unda via do bol')}`)).toEqual([byBody.id]);
     // Under 3 characters only names and numbers are searched.
     expect(await listIds(w.agentA.token, 'searchParam=br')).toEqual([byNumber.id]);
     expect(await listIds(w.agentA.token, 'searchParam=vi')).toEqual([]);
@@ -405,6 +408,39 @@ describe('the list’s filters and paging', () => {
     expect((await page(admin, 1)).tickets.map((t) => t.id)).toEqual(edited.slice(0, 40));
     await db('messages').where({ id: newestOther!.messageId }).delete();
     expect((await page(admin, 1)).tickets.map((t) => t.id)).toEqual(edited.filter((id) => id !== newestOther!.id).slice(0, 40));
+  });
+
+  it(`on PostgreSQL a term the planner expects in more than ${MANY_BY_ESTIMATE} messages is walked at once, its matches not read, and pages the same`, async (ctx) => {
+    const db = server.atende.container.db;
+    if (!isPostgres(db)) return ctx.skip();
+    const c = await world('Busca Estimada');
+    const at = minutesAfter('2025-06-01T12:00:00.000Z');
+    const old = await insertTicket(c.t.companyId, { queueId: c.queueB, updatedAt: at(0) });
+    const now = new Date().toISOString();
+    await insertAll('messages', Array.from({ length: 2 * MANY_BY_ESTIMATE }, (_, k) => ({ companyId: c.t.companyId, ticketId: old.id, wid: randomUUID(), body: `sua fatura nº ${k}`, createdAt: now, updatedAt: now })));
+    const newer: number[] = [];
+    for (let i = 1; i <= 45; i += 1) {
+      const ticket = await insertTicket(c.t.companyId, { queueId: c.queueA, updatedAt: at(i) });
+      await insertMessage(c.t.companyId, ticket.id, i % 4 === 0 ? 'bom dia' : 'a FATURA chegou');
+      if (i % 4 !== 0) newer.unshift(ticket.id);
+    }
+    await db.raw('analyze message_search');
+    const statements: string[] = [];
+    const record = (query: { sql: string }) => statements.push(query.sql);
+    db.on('query', record);
+    try {
+      const first = await searchPage(c.t.admin.token, 'fatura', 1);
+      expect(first.tickets.map((t) => t.id)).toEqual([...newer, old.id].slice(0, 40));
+      const second = await searchPage(c.t.admin.token, 'fatura', 2);
+      expect(second.tickets.map((t) => t.id)).toEqual([...newer, old.id].slice(40));
+      expect(second.hasMore).toBe(false);
+    } finally {
+      db.off('query', record);
+    }
+    const searchStatements = statements.filter((sql) => sql.includes('message_search'));
+    expect(searchStatements.some((sql) => sql.startsWith('explain'))).toBe(true);
+    // No statement read the term's matches up to FEW_MESSAGE_MATCHES + 1: only the walk's probes by ticket.
+    expect(searchStatements.filter((sql) => /^select .*from "message_search" where/.test(sql))).toEqual([]);
   });
 
   it(`a term of common words seldom together ("boleto pix") finds its few tickets among more than ${FEW_MESSAGE_MATCHES} messages holding both words apart`, async () => {

@@ -79,20 +79,50 @@ function ftsTrigrams(folded: string): string | null {
 }
 
 /**
+ * PostgreSQL: the planner's estimate above which a term's matches are taken as many without
+ * reading them. Reading up to the 1,001st match of a frequent term costs more as the messages grow
+ * (36 ms for "boleto" among 10M); the estimate costs a plan whatever their number. It counts the
+ * term in ANALYZE's sample of the bodies (migration 20261128200000): a term of at most
+ * FEW_MESSAGE_MATCHES matches is estimated five times higher by chance less than once in 250, and
+ * is then walked (found all the same, in more time).
+ */
+export const MANY_BY_ESTIMATE = 5 * FEW_MESSAGE_MATCHES;
+
+/** PostgreSQL: how many rows the planner expects `query` to answer (EXPLAIN, nothing read). */
+async function estimatedRows(db: Knex, query: Knex.QueryBuilder): Promise<number> {
+  const { sql, bindings } = query.select(db.raw('1')).toSQL();
+  const { rows } = (await db.raw(`explain (format json) ${sql}`, bindings)) as { rows: { 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }[] };
+  return rows[0]!['QUERY PLAN'][0]!.Plan['Plan Rows'];
+}
+
+/**
+ * PostgreSQL: the rows of message_search whose folded body holds `folded`. A term of several words
+ * is looked up in the trigram index word by word, then checked whole on each candidate: given the
+ * whole term, pg_trgm also reads the trigrams of its words' edges ("  p" and " pi" in "boleto pix",
+ * words starting with p), whose lists hold most messages.
+ */
+function holdingFolded(q: Knex.QueryBuilder, folded: string): Knex.QueryBuilder {
+  const words = folded.split(/\s+/).filter((word) => word !== '');
+  if (words.length < 2) return q.whereRaw("?? like ? escape '!'", ['messageSearch.folded', likePattern(folded)]);
+  for (const word of words) q.whereRaw("?? like ? escape '!'", ['messageSearch.folded', likePattern(word)]);
+  // strpos is no operator of the trigram index: the whole term is checked, not looked up.
+  return q.whereRaw('strpos(??, ?) > 0', ['messageSearch.folded', folded]);
+}
+
+/**
  * The tickets that may hold a message matching `term`, or null when more than FEW_MESSAGE_MATCHES
  * messages may: through the trigram index of message_search.folded on PostgreSQL, the FTS5 table
  * messages_search on SQLite (whose rowid carries the ticket, (ticket_id << 32) + id). Either stops
- * at the first FEW_MESSAGE_MATCHES + 1 matches. The probe of message_search confirms each ticket
+ * at the first FEW_MESSAGE_MATCHES + 1 matches; PostgreSQL reads none when the planner expects
+ * more than MANY_BY_ESTIMATE. The probe of message_search confirms each ticket
  * (hasMessage): on SQLite the FTS5 query, trigram by trigram, is a superset.
  */
 async function messageSearch(db: Knex, companyId: number, term: string): Promise<MessageSearch> {
   const folded = await foldedTerm(db, term);
   if (isPostgres(db)) {
-    const rows = (await db('messageSearch')
-      .where('messageSearch.companyId', companyId)
-      .whereRaw("?? like ? escape '!'", ['messageSearch.folded', likePattern(folded)])
-      .select('messageSearch.ticketId')
-      .limit(FEW_MESSAGE_MATCHES + 1)) as { ticketId: number }[];
+    const matching = () => holdingFolded(db('messageSearch').where('messageSearch.companyId', companyId), folded);
+    if ((await estimatedRows(db, matching())) > MANY_BY_ESTIMATE) return { folded, ticketIds: null };
+    const rows = (await matching().select('messageSearch.ticketId').limit(FEW_MESSAGE_MATCHES + 1)) as { ticketId: number }[];
     return { folded, ticketIds: fewTickets(rows) };
   }
   const match = ftsTrigrams(folded);
