@@ -77,6 +77,17 @@ async function providerDelivers(message: Record<string, unknown>): Promise<void>
   });
 }
 
+/** The customer shares the shop's location (a provider's location message). */
+function sharesLocation(customer: { from: string; name: string }): Promise<void> {
+  return providerDelivers({
+    id: `location-${customer.from}`,
+    chatId: customer.from,
+    from: { number: customer.from, name: customer.name },
+    mediaType: 'locationMessage',
+    location: { latitude: -23.5614, longitude: -46.6559, name: 'Loja Paulista', address: 'Av. Paulista, 1000' },
+  });
+}
+
 const header = (page: Page) => page.getByTestId('conversation-header');
 const list = (page: Page) => page.getByTestId('message-list');
 const bubble = (page: Page, text: string | RegExp) => list(page).getByTestId('message').filter({ hasText: text });
@@ -150,13 +161,7 @@ describeE2E('conversation of a ticket', () => {
       const image = bubble(page, 'Este modelo').locator('img');
       await expect.poll(() => image.getAttribute('src')).toMatch(/^blob:/);
       await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(64);
-      await providerDelivers({
-        id: `location-${CARLA.from}`,
-        chatId: CARLA.from,
-        from: { number: CARLA.from, name: CARLA.name },
-        mediaType: 'locationMessage',
-        location: { latitude: -23.5614, longitude: -46.6559, name: 'Loja Paulista', address: 'Av. Paulista, 1000' },
-      });
+      await sharesLocation(CARLA);
       const location = list(page).getByTestId('message-location');
       await location.getByText('Loja Paulista').waitFor();
       expect(await location.getByRole('link', { name: 'Ver no mapa' }).getAttribute('href')).toBe('https://maps.google.com/?q=-23.5614,-46.6559');
@@ -286,13 +291,7 @@ describeE2E('conversation of a ticket', () => {
       await customerWrites(server, operator, connectionId, { ...IGOR, body: 'Vocês têm poltronas?' });
       const igorTicket = await ticketOf(IGOR.from, 'pending');
       await inbound({ ...IGOR, body: 'Este modelo', mediaType: 'image', mediaBase64: PNG, mediaName: 'poltrona.png' });
-      await providerDelivers({
-        id: `location-${IGOR.from}`,
-        chatId: IGOR.from,
-        from: { number: IGOR.from, name: IGOR.name },
-        mediaType: 'locationMessage',
-        location: { latitude: -23.5614, longitude: -46.6559, name: 'Loja Paulista', address: 'Av. Paulista, 1000' },
-      });
+      await sharesLocation(IGOR);
       const page = await browsers.page();
       await loginThroughUi(page, server.url, tenant.admin.email, PASSWORD);
       await openTicket(page, igorTicket.uuid);
