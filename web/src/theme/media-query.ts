@@ -1,13 +1,15 @@
-import { useSyncExternalStore } from 'react';
+import { useCallback, useMemo, useSyncExternalStore } from 'react';
 
 /** Whether the browser matches a media query (e.g. the system's dark theme), followed live. */
 export function useMediaQuery(query: string): boolean {
-  return useSyncExternalStore(
-    (onChange) => {
-      const list = window.matchMedia(query);
+  const list = useMemo(() => window.matchMedia(query), [query]);
+  // One subscription per query: a new subscribe function on each render would subscribe again.
+  const subscribe = useCallback(
+    (onChange: () => void) => {
       list.addEventListener('change', onChange);
       return () => list.removeEventListener('change', onChange);
     },
-    () => window.matchMedia(query).matches,
+    [list],
   );
+  return useSyncExternalStore(subscribe, () => list.matches);
 }

@@ -209,9 +209,9 @@ export class Chatbot {
 
   /**
    * One bot step: the messages, the attendance, and the ticket's change, which applies only while
-   * the ticket is still pending without an agent, in the queue the bot saw: when an agent took it or
-   * someone transferred it meanwhile, the whole step is undone and the bot says nothing. Queue, chatbot and option changes are then announced to the
-   * ticket's old and new audiences.
+   * the ticket is still pending without an agent, in the queue the bot saw: when an agent took it
+   * or someone transferred it meanwhile, the whole step is undone and the bot says nothing. Queue,
+   * chatbot and option changes are then announced to the ticket's old and new audiences.
    */
   private async apply(turn: BotTurn, settings: CompanySettings, step: Step): Promise<void> {
     const { ticket, contact } = turn;
@@ -251,11 +251,10 @@ export class Chatbot {
     await this.say(trx, ticket, contact, timeZone, say);
     if (Object.keys(patch).length === 0) return undefined;
     // Last, so the row it answers includes what queuing the messages wrote (the last message).
+    // A null in the condition is an IS NULL: no agent, and the queue the bot saw (or still none).
     const [row] = (await Ticket.query(trx)
       .patch(patch)
-      .where({ id: ticket.id, status: 'pending' })
-      .whereNull('userId')
-      .where((w) => (ticket.queueId === null ? w.whereNull('queueId') : w.where('queueId', ticket.queueId)))
+      .where({ id: ticket.id, status: 'pending', userId: null, queueId: ticket.queueId })
       .returning('*')) as unknown as Ticket[];
     if (!row) throw new TakenMeanwhile();
     if (queued) await tracking.queued(trx, row);
