@@ -177,16 +177,19 @@ function sqliteBinding(value: unknown): unknown {
 
 /**
  * The rows of a read-only query, like `await query`, but on a reader thread when `db` has them
- * (SQLite on a file; never inside a transaction, which must see its own writes), or on PostgreSQL
- * on at most PG_HEAVY_READS connections at once. Columns come back through the same mappers as any
- * query.
+ * (SQLite on a file; never inside a transaction, which must see its own writes). Elsewhere the
+ * query runs as any other: on PostgreSQL a light read, kept as a named statement. Columns come
+ * back through the same mappers as any query.
  */
-export async function readRows<T>(db: Knex, query: Knex.QueryBuilder): Promise<T[]> {
+export async function readOffLoop<T>(db: Knex, query: Knex.QueryBuilder): Promise<T[]> {
   const pool = pools.get(db);
-  if (pool) {
-    const { sql, bindings } = query.toSQL().toNative();
-    const rows = await pool.read(sql, bindings.map(sqliteBinding));
-    return (db.client as Knex.Client & { postProcessResponse(rows: unknown, context: unknown): T[] }).postProcessResponse(rows, undefined);
-  }
-  return heavyRead(db, async () => (await query) as T[]);
+  if (!pool) return (await query) as T[];
+  const { sql, bindings } = query.toSQL().toNative();
+  const rows = await pool.read(sql, bindings.map(sqliteBinding));
+  return (db.client as Knex.Client & { postProcessResponse(rows: unknown, context: unknown): T[] }).postProcessResponse(rows, undefined);
+}
+
+/** The rows of a heavy read-only query: readOffLoop on SQLite, on PostgreSQL on at most PG_HEAVY_READS connections at once. */
+export function readRows<T>(db: Knex, query: Knex.QueryBuilder): Promise<T[]> {
+  return pools.has(db) ? readOffLoop(db, query) : heavyRead(db, () => readOffLoop(db, query));
 }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { TicketView } from '../../contract/views.js';
-import { readRows } from '../../db/reader-pool.js';
+import { readOffLoop } from '../../db/reader-pool.js';
 import { Ticket } from './ticket.model.js';
 
 /**
@@ -84,12 +84,13 @@ export async function ticketViews(db: Knex, query: Knex.QueryBuilder, read: Read
 }
 
 /**
- * The tickets of `ids` (a search's page) as views, in the order of `ids`; read as the rest of the
- * search is (readRows: on SQLite by a reader thread, not on the event loop).
+ * The tickets of `ids` (a search's page) as views, in the order of `ids`; on SQLite by a reader
+ * thread, as the rest of the search, not on the event loop. On PostgreSQL it is a list page's read,
+ * light and planned once: outside the search's place among the heavy reads.
  */
 export async function ticketViewsOf(db: Knex, companyId: number, ids: number[]): Promise<TicketView[]> {
   if (ids.length === 0) return [];
-  const views = await ticketViews(db, db('tickets').where('tickets.companyId', companyId).whereIn('tickets.id', ids), (query) => readRows(db, query));
+  const views = await ticketViews(db, db('tickets').where('tickets.companyId', companyId).whereIn('tickets.id', ids), (query) => readOffLoop(db, query));
   const byId = new Map(views.map((view) => [view.id, view]));
   return ids.map((id) => byId.get(id)!);
 }

@@ -174,18 +174,25 @@ function contactsMatching(db: Knex, companyId: number, term: string): Knex.Query
     .select('contacts.id');
 }
 
-/** A search whose matches are few: the contacts matching, and every ticket that may match (the tickets of the messages found and of those contacts). */
+/**
+ * A search whose matches are few: the contacts matching, and the tickets that may match. On
+ * SQLite those are the tickets of the messages found and of those contacts, each to be checked
+ * (its FTS5 query is a superset); on PostgreSQL the tickets of the messages found, which match.
+ */
 type FewMatches = { contactIds: number[]; ticketIds: number[] };
 
 /**
- * With few matching messages, the contacts matching and their tickets, when few too (up to
- * FEW_MESSAGE_MATCHES contacts and twice as many tickets): the search is then a sort of those few
- * tickets, read by id. Null: a walk in list order finds the page sooner.
+ * With few matching messages, the contacts matching, when few too (up to FEW_MESSAGE_MATCHES).
+ * PostgreSQL then plans the page from the two lists of ids in one query: its planner chooses
+ * between reading those tickets and walking the list order, from their number. SQLite reads the
+ * contacts' tickets too, when at most twice as many, so that the search is a sort of those few,
+ * read by id. Null: a walk in list order finds the page sooner.
  */
 async function fewMatches(db: Knex, companyId: number, term: string, messages: MessageSearch): Promise<FewMatches | null> {
   const contacts = await readRows<{ id: number }>(db, contactsMatching(db, companyId, term).limit(FEW_MESSAGE_MATCHES + 1));
   if (contacts.length > FEW_MESSAGE_MATCHES) return null;
   const contactIds = contacts.map((r) => r.id);
+  if (isPostgres(db)) return { contactIds, ticketIds: messages.ticketIds! };
   const byContact =
     contactIds.length === 0
       ? []
@@ -195,8 +202,10 @@ async function fewMatches(db: Knex, companyId: number, term: string, messages: M
 }
 
 /**
- * The search condition. When the matches are few, the tickets are those few, read by id, each
- * checked (its contact among the matching ones, or a message probed) and sorted. Otherwise the
+ * The search condition. When the matches are few, on PostgreSQL a ticket matches when its contact
+ * is among the contacts matching or it is among the messages' tickets (both exact: the messages
+ * were read by the whole term). On SQLite the tickets are those few, read by id, each checked (its
+ * contact among the matching ones, or a message probed) and sorted. Otherwise the
  * tickets are walked in list order, each checked against the contacts (a set built once) and
  * probed for a matching message, and the walk stops at the page: many matches make it short, so a
  * broad term ('a', typed first) costs no more than a narrow one. On SQLite the unary + keeps the
@@ -204,6 +213,10 @@ async function fewMatches(db: Knex, companyId: number, term: string, messages: M
  * lookups whose results must all be sorted.
  */
 function whereSearch(db: Knex, q: Knex.QueryBuilder, companyId: number, term: string, messages: MessageSearch | undefined, few: FewMatches | null): void {
+  if (few && isPostgres(db)) {
+    q.where((w) => w.whereIn('tickets.contactId', few.contactIds).orWhereIn('tickets.id', few.ticketIds));
+    return;
+  }
   if (few) {
     q.whereIn('tickets.id', few.ticketIds).where((w) => {
       if (few.contactIds.length > 0) w.whereIn('tickets.contactId', few.contactIds);
@@ -296,19 +309,20 @@ export async function listTickets(db: Knex, viewer: TicketViewer, query: ListTic
     ]);
     return { tickets: page, count: Math.min(count, TICKETS_COUNT_CAP), hasMore: count > offset + TICKETS_PAGE_SIZE };
   }
-  // A search is the heavy read of a list: its queries off the event loop where the database allows
-  // it, all of them in one place of PostgreSQL's cap on heavy reads.
-  return heavyRead(db, async () => {
+  // A search's reads of matches and ids are the heavy reads of a list: off the event loop where the
+  // database allows it, all of them in one place of PostgreSQL's cap on heavy reads. Its page's
+  // views are a list page's read (on SQLite off the event loop too).
+  const rows = await heavyRead(db, async () => {
     const messages = [...term].length >= MESSAGE_SEARCH_MIN ? await messageSearch(db, viewer.user.companyId, term) : undefined;
     // Few matching messages: the contacts too, when few, so that the tickets are read by id, not walked.
     const few = messages?.ticketIds ? await fewMatches(db, viewer.user.companyId, term, messages) : null;
-    const rows = await readRows<{ id: number }>(db, newestFirst(ticketsQuery(db, viewer, query, timeZone, messages, few).select('tickets.id')).limit(offset + TICKETS_PAGE_SIZE + 1));
-    return {
-      tickets: await ticketViewsOf(db, viewer.user.companyId, rows.slice(offset, offset + TICKETS_PAGE_SIZE).map((r) => r.id)),
-      count: Math.min(rows.length, TICKETS_COUNT_CAP),
-      hasMore: rows.length > offset + TICKETS_PAGE_SIZE,
-    };
+    return readRows<{ id: number }>(db, newestFirst(ticketsQuery(db, viewer, query, timeZone, messages, few).select('tickets.id')).limit(offset + TICKETS_PAGE_SIZE + 1));
   });
+  return {
+    tickets: await ticketViewsOf(db, viewer.user.companyId, rows.slice(offset, offset + TICKETS_PAGE_SIZE).map((r) => r.id)),
+    count: Math.min(rows.length, TICKETS_COUNT_CAP),
+    hasMore: rows.length > offset + TICKETS_PAGE_SIZE,
+  };
 }
 
 /** A board reads at most this many tickets, the newest; `hasMore` says when there were more. */
