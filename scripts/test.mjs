@@ -3,7 +3,7 @@
 // API tests run on SQLite always and on PostgreSQL when ATENDE_TEST_PG_URL is set; browser tests
 // run when a chromium is found. Anything skipped is said loudly at the end; with
 // ATENDE_REQUIRE_E2E=1 (CI) a missing browser or database is a failure, not a skip.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 
 const required = process.env.ATENDE_REQUIRE_E2E === '1';
@@ -21,11 +21,40 @@ function run(title, command, args, env = {}) {
   console.log(`✔ ${title} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 }
 
+/**
+ * Runs steps that need nothing of each other at once (each mostly one core: on two cores they end
+ * sooner together), each one's output printed whole when it ends; fails when any failed.
+ */
+async function together(steps) {
+  const results = await Promise.all(
+    steps.map(
+      ([title, command, args]) =>
+        new Promise((resolve) => {
+          const started = Date.now();
+          const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+          let output = '';
+          child.stdout.on('data', (chunk) => (output += chunk));
+          child.stderr.on('data', (chunk) => (output += chunk));
+          child.on('close', (status, signal) => {
+            console.log(`\n▶ ${title}${output ? `\n${output.trimEnd()}` : ''}`);
+            if (status === 0) console.log(`✔ ${title} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+            else console.error(`\n✖ ${title} failed (exit ${status ?? signal})`);
+            resolve(status ?? 1);
+          });
+        }),
+    ),
+  );
+  const failed = results.find((status) => status !== 0);
+  if (failed !== undefined) process.exit(failed);
+}
+
 const vitest = ['node_modules/vitest/vitest.mjs', 'run'];
 
-run('build', 'npm', ['run', 'build', '--silent']);
-run('typecheck', 'npm', ['run', 'typecheck', '--silent']);
-run('lint', 'npm', ['run', 'lint', '--silent']);
+await together([
+  ['build', 'npm', ['run', 'build', '--silent']],
+  ['typecheck', 'npm', ['run', 'typecheck', '--silent']],
+  ['lint', 'npm', ['run', 'lint', '--silent']],
+]);
 run('unit, API (SQLite) and CLI tests', 'node', [...vitest, 'tests/unit', 'tests/api', 'tests/cli']);
 
 if (!process.env.ATENDE_TEST_REDIS_URL) {

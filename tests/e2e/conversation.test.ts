@@ -24,14 +24,18 @@ let connectionId: number;
 const queues: Record<string, number> = {};
 const browsers = new BrowserPool();
 let customers = 0;
+const names = new Set<string>();
 
 /**
  * A customer no earlier journey (nor an earlier attempt of this one) wrote as: each journey starts
- * from a ticket of its own, so a retried journey never meets what the failed attempt left.
+ * from a ticket of its own, so a retried journey never meets what the failed attempt left. A name
+ * asked again (a retry) gets a number, so that the journey's steps find its ticket by name alone.
  */
 function newCustomer(name: string): { from: string; name: string } {
   customers += 1;
-  return { from: `55119${80_000_000 + customers}`, name };
+  const unique = names.has(name) ? `${name} ${customers}` : name;
+  names.add(name);
+  return { from: `55119${80_000_000 + customers}`, name: unique };
 }
 
 interface TicketRow {
@@ -313,7 +317,7 @@ describeE2E('conversation of a ticket', () => {
       await header(page).getByRole('button', { name: 'Resolver' }).waitFor();
 
       // The peek from the list: the same conversation, read only.
-      await page.getByRole('button', { name: `Espiar a conversa de ${IGOR.name}` }).click();
+      await page.getByRole('button', { name: `Espiar a conversa de ${IGOR.name}`, exact: true }).click();
       const peek = page.getByTestId('peek-conversation');
       await peek.getByTestId('message-location').waitFor();
       expect(await peek.getByTestId('conversation-actions').count()).toBe(0);
