@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import type { Knex } from 'knex';
 import { Semaphore } from '../semaphore.js';
-import { startSqliteThread } from './sqlite-thread.js';
+import { LOADED, startSqliteThread, stopSqliteThread } from './sqlite-thread.js';
 
 /** Two cores: one reader each, the main thread writing between them. */
 export const SQLITE_READERS = 2;
@@ -53,7 +53,8 @@ class Reader {
 
   constructor(filename: string, onExit: (reader: Reader) => void) {
     this.worker = startSqliteThread(READER_SOURCE, { filename, kept: STATEMENTS_KEPT, mmapSize: MMAP_SIZE });
-    this.worker.on('message', (answer: { id: number; rows?: unknown[]; error?: { message: string; code?: string } }) => {
+    this.worker.on('message', (answer: typeof LOADED | { id: number; rows?: unknown[]; error?: { message: string; code?: string } }) => {
+      if (answer === LOADED) return;
       const request = this.pending.get(answer.id);
       this.pending.delete(answer.id);
       if (!answer.error) request?.resolve(answer.rows!);
@@ -101,7 +102,7 @@ export class ReaderPool {
     this.closed = true;
     const readers = this.readers;
     this.readers = [];
-    await Promise.all(readers.map((reader) => reader.worker.terminate()));
+    await Promise.all(readers.map((reader) => stopSqliteThread(reader.worker)));
   }
 
   private leastBusy(): Reader {

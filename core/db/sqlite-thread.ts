@@ -4,6 +4,9 @@ import { SqliteDriver } from './sqlite-driver.js';
 
 const require = createRequire(import.meta.url);
 
+/** The message a thread sends once it has loaded the driver (its first). */
+export const LOADED = 'sqlite-thread:loaded';
+
 /** A SQLite thread's nice value: the main thread (0) gets about ten times its share of a busy CPU. */
 const THREAD_NICE = 10;
 
@@ -16,6 +19,7 @@ const THREAD_NICE = 10;
 const PRELUDE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
+parentPort.postMessage(${JSON.stringify(LOADED)});
 try {
   const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
   require('node:os').setPriority(tid, workerData.nice);
@@ -38,5 +42,24 @@ function driverFile(): string {
 export function startSqliteThread(source: string, data: Record<string, unknown>): Worker {
   const worker = new Worker(PRELUDE + source, { eval: true, execArgv: [], workerData: { ...data, driver: driverFile(), nice: THREAD_NICE } });
   worker.unref();
+  loaded.set(
+    worker,
+    new Promise<void>((resolve) => {
+      worker.on('message', (message) => message === LOADED && resolve());
+      worker.once('exit', () => resolve());
+    }),
+  );
   return worker;
+}
+
+const loaded = new WeakMap<Worker, Promise<void>>();
+
+/**
+ * Ends a thread of startSqliteThread, once it has loaded the driver: Node 24.22 aborts the whole
+ * process ("napi_get_last_error_info") when a thread is terminated while it registers the native
+ * driver, which a short command (add-tenant, init) closing its database at once could do.
+ */
+export async function stopSqliteThread(worker: Worker): Promise<void> {
+  await loaded.get(worker);
+  await worker.terminate();
 }

@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
-import { startSqliteThread } from './sqlite-thread.js';
+import { startSqliteThread, stopSqliteThread } from './sqlite-thread.js';
 
 /** How often the checkpointer copies the WAL's new pages into the database file. */
 export const CHECKPOINT_EVERY_MS = 200;
@@ -53,7 +53,7 @@ export class WalCheckpointer {
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.worker?.terminate();
+    if (this.worker) await stopSqliteThread(this.worker);
     this.worker = undefined;
   }
 }

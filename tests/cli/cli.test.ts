@@ -276,9 +276,12 @@ describe('atende serve', () => {
 });
 
 describe('atende add-tenant beside a running server (SQLite)', () => {
+  let attempts = 0;
   it('succeeds every time while the server takes API writes', async () => {
-    expect((await atende(['init', '--yes', '--admin-email', 'a@b.co', '--admin-password', 'secret123', '--dir', 'beside'])).exitCode).toBe(0);
-    const sub = spawnServe(['--dir', 'beside', '--port', String(await freePort())]);
+    // A folder of its own for each attempt: a retry starts from a new installation.
+    const dir = `beside-${(attempts += 1)}`;
+    expect((await atende(['init', '--yes', '--admin-email', 'a@b.co', '--admin-password', 'secret123', '--dir', dir])).exitCode).toBe(0);
+    const sub = spawnServe(['--dir', dir, '--port', String(await freePort())]);
     const url = (await serving(sub)).url;
     const token = ((await (await login(url, 'a@b.co', 'secret123')).json()) as { token: string }).token;
     const plan = ((await (await fetch(`${url}/api/plans/list`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { id: number }[])[0]!;
@@ -303,7 +306,7 @@ describe('atende add-tenant beside a running server (SQLite)', () => {
 
     const results = [];
     for (let n = 1; n <= 5; n += 1) {
-      results.push(await atende(['add-tenant', '--dir', 'beside', '--name', `Beside ${n}`, '--email', `beside${n}@acme.co`, '--password', 'beside-secret']));
+      results.push(await atende(['add-tenant', '--dir', dir, '--name', `Beside ${n}`, '--email', `beside${n}@acme.co`, '--password', 'beside-secret']));
     }
     writing = false;
     await writer;

@@ -39,6 +39,7 @@ async function runAddTenant(options: AddTenantOptions, ctx: CliContext): Promise
 
   const config = loadConfig({ dir: resolveDir(options.dir), env: ctx.env, generateSecrets: false });
   const { createContainer } = await import('../../container.js');
+  const { closeDatabase } = await import('../../db/database.js');
   const container = createContainer(config, commandLogger(config));
   try {
     const migrator = await createMigrator(container.db, config);
@@ -63,6 +64,6 @@ async function runAddTenant(options: AddTenantOptions, ctx: CliContext): Promise
     ctx.print(`admin: ${created.admin.email}`);
     if (created.generatedPassword) ctx.print(`password: ${created.password} (generated; shown once)`);
   } finally {
-    await container.db.destroy();
+    await closeDatabase(container.db);
   }
 }

@@ -66,6 +66,7 @@ async function runInit(options: InitOptions, ctx: CliContext): Promise<void> {
   const config = loadConfig({ dir, env: ctx.env, flags: { ...choices, ...secrets }, generateSecrets: false });
 
   const { createContainer } = await import('../../container.js');
+  const { closeDatabase } = await import('../../db/database.js');
   const container = createContainer(config, commandLogger(config));
   try {
     await container.db.raw('select 1').catch((err: Error) => {
@@ -77,7 +78,7 @@ async function runInit(options: InitOptions, ctx: CliContext): Promise<void> {
     if (admin) reportInitialAdmin(admin, dir, ctx.print);
     else ctx.print('the database already has users; no super admin was created');
   } finally {
-    await container.db.destroy();
+    await closeDatabase(container.db);
   }
 
   // Written last, so a failed database step can simply be retried with the same command.

@@ -31,6 +31,7 @@ async function runResetPassword(rawEmail: string, options: ResetPasswordOptions,
 
   const config = loadConfig({ dir: resolveDir(options.dir), env: ctx.env, generateSecrets: false });
   const { createContainer } = await import('../../container.js');
+  const { closeDatabase } = await import('../../db/database.js');
   const container = createContainer(config, commandLogger(config));
   try {
     const { pending } = await (await createMigrator(container.db, config)).status();
@@ -55,6 +56,6 @@ async function runResetPassword(rawEmail: string, options: ResetPasswordOptions,
     ctx.print(`password of ${email} changed; their sessions ended`);
     if (generated) ctx.print(`password: ${chosen} (generated; shown once)`);
   } finally {
-    await container.db.destroy();
+    await closeDatabase(container.db);
   }
 }
