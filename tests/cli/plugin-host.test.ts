@@ -100,5 +100,5 @@ describe('atende with plugins', () => {
     expect(await missing.json()).toEqual({ error: 'ERR_ECHO_NOT_FOUND', message: 'No echo here' });
     sub.kill('SIGTERM');
     expect((await sub).exitCode).toBe(0);
-  });
+  }, 120_000); // three commands and a server start: over 20 s on a loaded 2-core machine
 });
