@@ -190,7 +190,7 @@ export async function readOffLoop<T>(db: Knex, query: Knex.QueryBuilder): Promis
   return (db.client as Knex.Client & { postProcessResponse(rows: unknown, context: unknown): T[] }).postProcessResponse(rows, undefined);
 }
 
-/** The rows of a heavy read-only query: readOffLoop on SQLite, on PostgreSQL on at most PG_HEAVY_READS connections at once. */
+/** The rows of a heavy read-only query: readOffLoop in a place of heavyRead's cap (PostgreSQL's; SQLite has none). */
 export function readRows<T>(db: Knex, query: Knex.QueryBuilder): Promise<T[]> {
-  return pools.has(db) ? readOffLoop(db, query) : heavyRead(db, () => readOffLoop(db, query));
+  return heavyRead(db, () => readOffLoop(db, query));
 }
