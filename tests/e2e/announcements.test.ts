@@ -1,7 +1,7 @@
 import { crc32, deflateSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { BrowserPool, chooseOption, loginThroughUi, shot } from './browser.js';
+import { BrowserPool, chooseOption, signIn, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, SUPER_EMAIL, SUPER_PASSWORD, type TestServer } from '../helpers/server.js';
 import { createMember, createTenant, PASSWORD, type InboxTenant, type Member } from '../helpers/inbox.js';
@@ -68,7 +68,7 @@ describeE2E('announcements', () => {
     'a super user publishes an announcement with an image; a tenant user sees it live in the top bar with the image, reads it, and it stays read after a reload',
     async () => {
       const admin = await browsers.page();
-      await loginThroughUi(admin, server.url, SUPER_EMAIL, SUPER_PASSWORD);
+      await signIn(admin, server.url, SUPER_EMAIL, SUPER_PASSWORD);
       // Super users write announcements: the top bar has none for them.
       expect(await bell(admin).count()).toBe(0);
       await admin.getByRole('menuitem', { name: 'Informativos' }).click();
@@ -76,7 +76,7 @@ describeE2E('announcements', () => {
 
       // The tenant user is on the inbox meanwhile, with nothing to read.
       const user = await browsers.page();
-      await loginThroughUi(user, server.url, agent.email, PASSWORD);
+      await signIn(user, server.url, agent.email, PASSWORD);
       await expect.poll(() => unreadCount(user)).toBe('0');
 
       await admin.getByRole('button', { name: 'Novo informativo' }).click();
@@ -163,7 +163,7 @@ describeE2E('announcements', () => {
       expect(res.status).toBe(200);
 
       const phone = await browsers.page({ width: 375, height: 812 });
-      await loginThroughUi(phone, server.url, agent.email, PASSWORD);
+      await signIn(phone, server.url, agent.email, PASSWORD);
       await bell(phone).click();
       await items(phone).nth(0).waitFor();
       await imageLoaded(items(phone).nth(0));
@@ -179,8 +179,7 @@ describeE2E('announcements', () => {
       await phone.waitForURL((url) => url.pathname !== '/announcements', { timeout: 5000 });
 
       const superPhone = await browsers.page({ width: 375, height: 812 });
-      await loginThroughUi(superPhone, server.url, SUPER_EMAIL, SUPER_PASSWORD);
-      await superPhone.goto(`${server.url}/announcements`);
+      await signIn(superPhone, server.url, SUPER_EMAIL, SUPER_PASSWORD, '/announcements');
       await superPhone.getByTestId('announcements-table').getByText('Treinamento na sexta-feira').waitFor();
       await shot(superPhone, 'announcements-page-375');
       expect(await superPhone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);

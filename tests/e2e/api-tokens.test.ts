@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { loginThroughUi, BrowserPool, shot } from './browser.js';
+import { signIn, BrowserPool, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { withPlan, type TenantOnPlan } from '../helpers/plans.js';
@@ -27,7 +27,7 @@ describeE2E('company API tokens', () => {
     'an admin creates a scoped token, sees it once, reads tickets with it, and revokes it',
     async () => {
       const admin = await browsers.page();
-      await loginThroughUi(admin, server.url, tenant.email, tenant.password);
+      await signIn(admin, server.url, tenant.email, tenant.password);
       await admin.getByRole('menuitem', { name: 'Tokens de API' }).click();
       await admin.getByRole('heading', { name: 'Tokens de API' }).waitFor();
       await admin.getByText('Nenhum token de API').waitFor();
@@ -97,8 +97,7 @@ describeE2E('company API tokens', () => {
       expect((await server.call('POST', `/api/messages/${ticket.id}`, { token: tenant.token, body: { body: 'Qualquer dúvida, estou aqui' } })).status).toBe(201);
 
       const admin = await browsers.page();
-      await loginThroughUi(admin, server.url, tenant.email, tenant.password);
-      await admin.goto(`${server.url}/tickets/${ticket.uuid}`);
+      await signIn(admin, server.url, tenant.email, tenant.password, `/tickets/${ticket.uuid}`);
       const byToken = admin.getByTestId('message').filter({ hasText: 'Saiu hoje cedo' });
       await byToken.getByTestId('message-api-token').getByText('via token ERP Loja').waitFor();
       const byAdmin = admin.getByTestId('message').filter({ hasText: 'Qualquer dúvida, estou aqui' });

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { loginThroughUi, BrowserPool, shot } from './browser.js';
+import { signIn, BrowserPool, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { SUPER_EMAIL, SUPER_PASSWORD, startTestServer, type TestServer } from '../helpers/server.js';
 import { createTenant, PASSWORD, type InboxTenant } from '../helpers/inbox.js';
@@ -42,8 +42,7 @@ describeE2E('billing through Asaas', () => {
     'an admin creates the customer, subscribes by card on /financeiro, sees the payment, the paid invoice live, and changes the plan',
     async () => {
       const page = await browsers.page();
-      await loginThroughUi(page, server.url, tenant.admin.email, PASSWORD);
-      await page.goto(`${server.url}/financeiro`);
+      await signIn(page, server.url, tenant.admin.email, PASSWORD, '/financeiro');
       await page.getByRole('heading', { name: 'Faturas da Companhia Loja Cartao' }).waitFor();
       await page.getByText('Não foi criado o cliente.').waitFor();
       await page.getByText(/Não existe nenhuma assinatura para essa empresa/).waitFor();

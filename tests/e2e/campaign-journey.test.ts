@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { BrowserPool, chooseOption, loginThroughUi, shot, typeDate } from './browser.js';
+import { BrowserPool, chooseOption, signIn, shot, typeDate } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createCampaign, createList, people } from '../helpers/campaigns.js';
@@ -47,7 +47,7 @@ describeE2E('a campaign from the spreadsheet to its report', () => {
     'an admin imports a list, schedules a campaign on it and watches it to Finalizada; another is stopped and restarted from the pages',
     async () => {
       const page = await browsers.page();
-      await loginThroughUi(page, server.url, tenant.admin.email, PASSWORD);
+      await signIn(page, server.url, tenant.admin.email, PASSWORD);
       await page.evaluate(() => localStorage.setItem('cshow', '1'));
 
       // The list, by import of a .csv.

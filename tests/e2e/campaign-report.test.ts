@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { loginThroughUi, BrowserPool, shot } from './browser.js';
+import { signIn, BrowserPool, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createCampaign, createList, people } from '../helpers/campaigns.js';
@@ -16,7 +16,7 @@ let operator: Member;
 const browsers = new BrowserPool();
 
 async function openReport(page: Page, campaignId: number): Promise<void> {
-  await loginThroughUi(page, server.url, tenant.admin.email, PASSWORD);
+  await signIn(page, server.url, tenant.admin.email, PASSWORD);
   await page.evaluate(() => localStorage.setItem('cshow', '1'));
   await page.goto(`${server.url}/campaign/${campaignId}/report`);
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { BrowserPool, chooseOption, loginThroughUi, shot, typeDate } from './browser.js';
+import { BrowserPool, chooseOption, signIn, shot, typeDate } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createConnection, createMember, createTenant, PASSWORD, type InboxTenant, type Member } from '../helpers/inbox.js';
@@ -46,7 +46,7 @@ describeE2E('campaigns and the opt-out list', () => {
     'an admin schedules a campaign with two message tabs, sees it Programada, edits it, and keeps the opt-out list',
     async () => {
       const page = await browsers.page();
-      await loginThroughUi(page, server.url, tenant.admin.email, PASSWORD);
+      await signIn(page, server.url, tenant.admin.email, PASSWORD);
       await page.evaluate(() => localStorage.setItem('cshow', '1'));
       await page.reload();
       await page.getByRole('menuitem', { name: 'Campanhas' }).click();

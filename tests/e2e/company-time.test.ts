@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { BrowserPool, loginThroughUi, shot } from './browser.js';
+import { BrowserPool, signIn, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createConnection, createMember, createQueue, createTenant, customerWrites, eventually, outbox, PASSWORD, type InboxTenant, type Member } from '../helpers/inbox.js';
@@ -66,8 +66,7 @@ describeE2E('the company clock', () => {
     "in a browser twelve hours ahead, the composer's {{ms}} says what the server's greeting says, times are the company's, and the row's preview reads as the conversation",
     async () => {
       const page = await browsers.page({ timezoneId: BROWSER_ZONE });
-      await loginThroughUi(page, server.url, agent.email, PASSWORD);
-      await page.goto(`${server.url}/tickets`);
+      await signIn(page, server.url, agent.email, PASSWORD, '/tickets');
       await page.getByRole('tab', { name: /Aguardando/ }).click();
       const before = new Date();
       await page.getByRole('button', { name: `Aceitar o ticket de ${CUSTOMER.name}` }).click();
@@ -124,15 +123,13 @@ describeE2E('the company clock', () => {
     "the dashboard names the company's zone where the browser's differs, and says nothing where they agree",
     async () => {
       const away = await browsers.page({ timezoneId: BROWSER_ZONE });
-      await loginThroughUi(away, server.url, manager.email, PASSWORD);
-      await away.goto(`${server.url}/dashboard`);
+      await signIn(away, server.url, manager.email, PASSWORD, '/dashboard');
       await expect.poll(() => away.getByTestId('company-zone-note').innerText(), LIVE).toContain(`${COMPANY_ZONE} (UTC-03:00)`);
       await away.getByTestId('chart-time').waitFor();
       await shot(away, 'company-time-dashboard');
 
       const home = await browsers.page({ timezoneId: COMPANY_ZONE });
-      await loginThroughUi(home, server.url, manager.email, PASSWORD);
-      await home.goto(`${server.url}/dashboard`);
+      await signIn(home, server.url, manager.email, PASSWORD, '/dashboard');
       await home.getByTestId('dashboard-filters').waitFor();
       expect(await home.getByTestId('company-zone-note').count()).toBe(0);
     },

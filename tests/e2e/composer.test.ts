@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { OutboxMessage } from '../../core/channels/simulator/simulator.js';
-import { loginThroughUi, BrowserPool, shot } from './browser.js';
+import { signIn, BrowserPool, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createConnection, createQueue, createTenant, customerWrites, eventually, outbox, PASSWORD, type InboxTenant, ticketOf } from '../helpers/inbox.js';
@@ -125,7 +125,7 @@ describeE2E('message composer', () => {
     'an agent sends signed and unsigned texts with Enter, never blank ones, uses variables and quick replies, attaches a file and replies to a message',
     async () => {
       const page = await browsers.page();
-      await loginThroughUi(page, server.url, `${AGENT.handle}@${tenant.slug}.test`, PASSWORD);
+      await signIn(page, server.url, `${AGENT.handle}@${tenant.slug}.test`, PASSWORD);
       const sends = countSends(page, openTicket.id);
       await openConversation(page, openTicket.uuid);
       await page.getByTestId('message').filter({ hasText: 'Olá, preciso de ajuda' }).waitFor();
@@ -282,7 +282,7 @@ describeE2E('message composer', () => {
     async () => {
       const page = await browsers.page({ args: FAKE_MICROPHONE });
       await page.context().grantPermissions(['microphone'], { origin: server.url });
-      await loginThroughUi(page, server.url, `${AGENT.handle}@${tenant.slug}.test`, PASSWORD);
+      await signIn(page, server.url, `${AGENT.handle}@${tenant.slug}.test`, PASSWORD);
       const sends = countSends(page, openTicket.id);
       await openConversation(page, openTicket.uuid);
 
@@ -312,7 +312,7 @@ describeE2E('message composer', () => {
     async () => {
       const page = await browsers.page({ args: [...FAKE_MICROPHONE, `--use-file-for-fake-audio-capture=${silence()}`] });
       await page.context().grantPermissions(['microphone'], { origin: server.url });
-      await loginThroughUi(page, server.url, `${AGENT.handle}@${tenant.slug}.test`, PASSWORD);
+      await signIn(page, server.url, `${AGENT.handle}@${tenant.slug}.test`, PASSWORD);
       const sends = countSends(page, openTicket.id);
       await openConversation(page, openTicket.uuid);
 
@@ -333,7 +333,7 @@ describeE2E('message composer', () => {
       const waiting = await ticketOf(server, tenant.companyId, WAITING.from);
       expect(waiting.status).toBe('pending');
       const page = await browsers.page();
-      await loginThroughUi(page, server.url, `${AGENT.handle}@${tenant.slug}.test`, PASSWORD);
+      await signIn(page, server.url, `${AGENT.handle}@${tenant.slug}.test`, PASSWORD);
       await openConversation(page, waiting.uuid);
       const pendingInput = page.getByPlaceholder('Aceite o ticket para enviar mensagens');
       await pendingInput.waitFor();

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { BrowserPool, chooseOption, chooseOptions, loginThroughUi, shot, confirmDialog } from './browser.js';
+import { BrowserPool, chooseOption, chooseOptions, signIn, shot, confirmDialog } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, SUPER_EMAIL, SUPER_PASSWORD, type TestServer } from '../helpers/server.js';
 
@@ -33,8 +33,7 @@ async function connectionId(page: Page, name: string): Promise<number> {
 }
 
 async function openConnections(page: Page, who: { email: string; password: string }): Promise<void> {
-  await loginThroughUi(page, server.url, who.email, who.password);
-  await page.goto(`${server.url}/connections`);
+  await signIn(page, server.url, who.email, who.password, '/connections');
   await page.getByRole('heading', { name: 'Conexões' }).waitFor();
 }
 
@@ -73,7 +72,7 @@ describeE2E('connections page', () => {
     'an admin adds a simulator connection, reads its QR code, and the row turns CONNECTED live when it is scanned',
     async () => {
       const admin = await browsers.page();
-      await loginThroughUi(admin, server.url, ADMIN.email, ADMIN.password);
+      await signIn(admin, server.url, ADMIN.email, ADMIN.password);
       await admin.getByRole('menuitem', { name: 'Conexões' }).click();
       await admin.getByRole('heading', { name: 'Conexões' }).waitFor();
       await admin.getByText('Nenhuma conexão cadastrada').waitFor();
@@ -209,7 +208,7 @@ describeE2E('connections page', () => {
     'a user who is not an admin reads the connections without session buttons or actions',
     async () => {
       const agent = await browsers.page();
-      await loginThroughUi(agent, server.url, AGENT.email, AGENT.password);
+      await signIn(agent, server.url, AGENT.email, AGENT.password);
       expect(await agent.getByRole('menuitem', { name: 'Conexões' }).count()).toBe(0);
       await agent.goto(`${server.url}/connections`);
       await agent.getByRole('heading', { name: 'Conexões' }).waitFor();

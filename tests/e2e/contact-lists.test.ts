@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { BrowserPool, chooseOption, loginThroughUi, shot } from './browser.js';
+import { BrowserPool, chooseOption, signIn, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createConnection, createMember, createTenant, PASSWORD, type InboxTenant, type Member } from '../helpers/inbox.js';
@@ -46,7 +46,7 @@ describeE2E('contact lists and campaign settings', () => {
     'with cshow set, an admin creates a list, imports a spreadsheet (preview, then apply), sees its contacts checked on WhatsApp, and saves the campaign settings',
     async () => {
       const page = await browsers.page();
-      await loginThroughUi(page, server.url, tenant.admin.email, PASSWORD);
+      await signIn(page, server.url, tenant.admin.email, PASSWORD);
 
       // Without the local cshow flag the pages are closed: the denied message, then home.
       await expect.poll(() => page.getByRole('menuitem', { name: 'Listas de contatos' }).count()).toBe(0);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { loginThroughUi, BrowserPool, shot, confirmDialog } from './browser.js';
+import { signIn, BrowserPool, shot, confirmDialog } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -17,7 +17,7 @@ const browsers = new BrowserPool();
 const row = (page: Page, name: string) => page.getByTestId('contacts-table').getByRole('row', { name: new RegExp(name) });
 
 async function openContacts(page: Page, who: { email: string; password: string }): Promise<void> {
-  await loginThroughUi(page, server.url, who.email, who.password);
+  await signIn(page, server.url, who.email, who.password);
   await page.getByRole('menuitem', { name: 'Contatos' }).click();
   await page.getByRole('heading', { name: 'Contatos' }).waitFor();
 }
@@ -189,8 +189,7 @@ describeE2E('contacts page', () => {
     'at 375 px the list shows name and number together, and the modal and the import dialog fit the screen',
     async () => {
       const phone = await browsers.page({ width: 375, height: 812 });
-      await loginThroughUi(phone, server.url, ADMIN.email, ADMIN.password);
-      await phone.goto(`${server.url}/contacts`);
+      await signIn(phone, server.url, ADMIN.email, ADMIN.password, '/contacts');
       await row(phone, 'Carla Dias').waitFor();
       expect(await row(phone, 'Carla Dias').innerText()).toContain('5521955550003');
       await shot(phone, 'contacts-page-375');

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page, WebSocketRoute } from 'playwright-core';
 import type { NormalizedMessage } from '../../core/channels/driver.js';
 import { Events } from '../../core/events/event-bus.js';
-import { BrowserPool, chooseOption, loginThroughUi, shot, confirmDialog } from './browser.js';
+import { BrowserPool, chooseOption, signIn, shot, confirmDialog } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createConnection, createMember, createQueue, createTenant, customerWrites, eventually, PASSWORD, type InboxTenant, type Member } from '../helpers/inbox.js';
@@ -141,7 +141,7 @@ describeE2E('conversation of a ticket', () => {
       await customerWrites(server, operator, connectionId, { ...CARLA, body: 'Olá, quero comprar um sofá' });
       const carlaTicket = await ticketOf(CARLA.from, 'pending');
       const page = await browsers.page();
-      await loginThroughUi(page, server.url, agent.email, PASSWORD);
+      await signIn(page, server.url, agent.email, PASSWORD);
       await openTicket(page, carlaTicket.uuid);
       await expect.poll(() => header(page).getAttribute('data-status')).toBe('pending');
       await bubble(page, 'Olá, quero comprar um sofá').waitFor();
@@ -279,8 +279,7 @@ describeE2E('conversation of a ticket', () => {
       const moved = await server.call('PUT', `/api/tickets/${ticket.id}`, { token: operator.admin.token, body: { queueId: queues.Suporte, userId: null } });
       expect(moved.body, JSON.stringify(moved.body)).toMatchObject({ status: 'pending', userId: null, queue: { name: 'Suporte' } });
       const page = await browsers.page();
-      await loginThroughUi(page, server.url, agent.email, PASSWORD);
-      await page.goto(`${server.url}/tickets/${ticket.uuid}`);
+      await signIn(page, server.url, agent.email, PASSWORD, `/tickets/${ticket.uuid}`);
       await page.getByText('Acesso não permitido').first().waitFor();
       await page.waitForURL(`${server.url}/tickets`);
       expect(await page.getByTestId('conversation').count()).toBe(0);
@@ -297,7 +296,7 @@ describeE2E('conversation of a ticket', () => {
       await inbound({ ...IGOR, body: 'Este modelo', mediaType: 'image', mediaBase64: PNG, mediaName: 'poltrona.png' });
       await sharesLocation(IGOR);
       const page = await browsers.page();
-      await loginThroughUi(page, server.url, tenant.admin.email, PASSWORD);
+      await signIn(page, server.url, tenant.admin.email, PASSWORD);
       await openTicket(page, igorTicket.uuid);
       await list(page).getByTestId('message-location').waitFor();
       await header(page).getByRole('button', { name: 'Aceitar' }).waitFor();
@@ -359,7 +358,7 @@ describeE2E('conversation of a ticket', () => {
       await customerWrites(server, operator, connectionId, { ...DIEGO, body: 'Vocês entregam em Campinas?' });
       const first = await ticketOf(DIEGO.from, 'pending');
       const phone = await browsers.page({ width: 375, height: 812 });
-      await loginThroughUi(phone, server.url, agent.email, PASSWORD);
+      await signIn(phone, server.url, agent.email, PASSWORD);
       await openTicket(phone, first.uuid);
       await header(phone).getByRole('button', { name: 'Aceitar' }).click();
       await expect.poll(() => header(phone).getAttribute('data-status')).toBe('open');
@@ -400,7 +399,7 @@ describeE2E('conversation of a ticket', () => {
       }
       const ticket = await ticketOf(ELISA.from, 'pending');
       const page = await browsers.page({ width: 1280, height: 800 });
-      await loginThroughUi(page, server.url, agent.email, PASSWORD);
+      await signIn(page, server.url, agent.email, PASSWORD);
       await openTicket(page, ticket.uuid);
       // Opens at the bottom with the newest page (20 messages).
       await bubble(page, 'Mensagem 30').waitFor();
@@ -437,7 +436,7 @@ describeE2E('conversation of a ticket', () => {
         });
         sockets.push({ page: socket, server: upstream });
       });
-      await loginThroughUi(page, server.url, agent.email, PASSWORD);
+      await signIn(page, server.url, agent.email, PASSWORD);
       await openTicket(page, ticket.uuid);
       await bubble(page, 'Antes da queda').waitFor();
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { chooseOption, loginThroughUi, BrowserPool, shot } from './browser.js';
+import { chooseOption, signIn, BrowserPool, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createConnection, createMember, createQueue, createTenant, customerWrites, eventually, PASSWORD, type InboxTenant, type Member, ticketOf } from '../helpers/inbox.js';
@@ -85,7 +85,7 @@ describeE2E('dashboard page', () => {
     'an admin opens the dashboard first and reads the counters, the attendants and the charts, filtering by period and by date',
     async () => {
       const admin = await browsers.page();
-      await loginThroughUi(admin, server.url, tenant.admin.email, PASSWORD);
+      await signIn(admin, server.url, tenant.admin.email, PASSWORD);
       await admin.waitForURL(/\/dashboard$/);
       await admin.getByRole('heading', { name: 'Dashboard' }).waitFor();
 
@@ -153,7 +153,7 @@ describeE2E('dashboard page', () => {
     'on a phone the cards stack above the table and the charts',
     async () => {
       const phone = await browsers.page({ width: 375, height: 800 });
-      await loginThroughUi(phone, server.url, tenant.admin.email, PASSWORD);
+      await signIn(phone, server.url, tenant.admin.email, PASSWORD);
       await phone.waitForURL(/\/dashboard$/);
       await expect.poll(() => figure(phone, 'supportFinished')).toBe('1');
       await phone.getByTestId('chart-time-total').waitFor();
@@ -174,7 +174,7 @@ describeE2E('dashboard page', () => {
       const admin = await browsers.page();
       // The counters fail once (the charts answer): the page offers a retry instead of figures.
       await admin.route(/\/api\/dashboard\?/, (route) => route.fulfill({ status: 500, json: { error: 'ERR_INTERNAL', message: 'Internal error' } }), { times: 1 });
-      await loginThroughUi(admin, server.url, tenant.admin.email, PASSWORD);
+      await signIn(admin, server.url, tenant.admin.email, PASSWORD);
       await admin.getByText('Não foi possível carregar os dados').waitFor();
       expect(await admin.getByTestId('card-leads').count()).toBe(0);
       await admin.getByRole('button', { name: 'Tentar novamente' }).click();
@@ -187,7 +187,7 @@ describeE2E('dashboard page', () => {
     'a plain user has no Dashboard entry and /dashboard is denied',
     async () => {
       const user = await browsers.page();
-      await loginThroughUi(user, server.url, agent.email, PASSWORD);
+      await signIn(user, server.url, agent.email, PASSWORD);
       await user.waitForURL(/\/tickets/);
       expect(await user.getByRole('menuitem', { name: 'Dashboard' }).count()).toBe(0);
       await user.goto(`${server.url}/dashboard`);

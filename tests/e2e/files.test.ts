@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { OutboxMessage } from '../../core/channels/simulator/simulator.js';
-import { BrowserPool, chooseOption, loginThroughUi, shot, confirmDialog } from './browser.js';
+import { BrowserPool, chooseOption, signIn, shot, confirmDialog } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createConnection, createMember, createQueue, createTenant, customerWrites, eventually, outbox, PASSWORD, type InboxTenant, type Member, ticketOf } from '../helpers/inbox.js';
@@ -47,7 +47,7 @@ describeE2E('file lists', () => {
     'an admin makes a list with two files in /files; an agent sends it from the composer and the phone gets the message, then the files in order',
     async () => {
       const admin = await browsers.page();
-      await loginThroughUi(admin, server.url, tenant.admin.email, PASSWORD);
+      await signIn(admin, server.url, tenant.admin.email, PASSWORD);
       await admin.getByRole('menuitem', { name: 'Lista de arquivos' }).click();
       await admin.getByRole('heading', { name: 'Lista de arquivos' }).waitFor();
       await admin.getByText('Nenhuma lista de arquivos').waitFor();
@@ -85,8 +85,7 @@ describeE2E('file lists', () => {
 
       // The agent's composer: the list is sent into the open ticket.
       const page = await browsers.page();
-      await loginThroughUi(page, server.url, agent.email, PASSWORD);
-      await page.goto(`${server.url}/tickets/${ticket.uuid}`);
+      await signIn(page, server.url, agent.email, PASSWORD, `/tickets/${ticket.uuid}`);
       const composer = page.getByTestId('message-composer');
       await composer.getByRole('button', { name: 'Enviar lista de arquivos' }).click();
       const picker = page.getByRole('dialog', { name: 'Enviar lista de arquivos' });
@@ -150,8 +149,7 @@ describeE2E('file lists', () => {
     'the admin replaces a file and removes the other; deleting the list removes it for everyone, live',
     async () => {
       const admin = await browsers.page();
-      await loginThroughUi(admin, server.url, tenant.admin.email, PASSWORD);
-      await admin.goto(`${server.url}/files`);
+      await signIn(admin, server.url, tenant.admin.email, PASSWORD, '/files');
       const row = table(admin).getByRole('row', { name: /Boas-vindas/ });
       await row.getByRole('button', { name: 'Editar a lista Boas-vindas' }).click();
       const edit = admin.getByRole('dialog', { name: 'Editar lista de arquivos' });

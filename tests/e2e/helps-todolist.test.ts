@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { loginThroughUi, screenshot, BrowserPool, settled } from './browser.js';
+import { signIn, screenshot, BrowserPool, settled } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, SUPER_EMAIL, SUPER_PASSWORD, type TestServer } from '../helpers/server.js';
 
@@ -13,7 +13,7 @@ const browsers = new BrowserPool();
 
 async function signedIn(options?: { width?: number; height?: number }): Promise<Page> {
   const opened = await browsers.open(options);
-  await loginThroughUi(opened.page, server.url, AGENT.email, AGENT.password);
+  await signIn(opened.page, server.url, AGENT.email, AGENT.password);
   return opened.page;
 }
 

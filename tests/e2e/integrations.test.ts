@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
-import { chooseOption, loginThroughUi, BrowserPool, shot } from './browser.js';
+import { chooseOption, signIn, BrowserPool, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { expectPlanHidesPage } from './plan-gate.js';
 import { startFakeTypebot, startFakeWebhook, textBubble, type FakeTypebot, type FakeWebhook } from '../helpers/fake-bots.js';
@@ -62,7 +62,7 @@ describeE2E('Queue integrations', () => {
       hook.answer = (call) => ({ body: { reply: `Recebi: ${call.body.message.body}` } });
 
       const admin = await browsers.page();
-      await loginThroughUi(admin, server.url, tenant.email, tenant.password);
+      await signIn(admin, server.url, tenant.email, tenant.password);
       await admin.getByRole('menuitem', { name: 'Integrações' }).click();
       await admin.getByRole('heading', { name: 'Integrações' }).waitFor();
       await admin.getByText('Nenhuma integração').waitFor();
@@ -174,8 +174,7 @@ describeE2E('Queue integrations', () => {
 
       // The agent of the queue the flow named gets the ticket, bot off, and reads the whole exchange.
       const page = await browsers.page();
-      await loginThroughUi(page, server.url, agent.email, PASSWORD);
-      await page.goto(`${server.url}/tickets`);
+      await signIn(page, server.url, agent.email, PASSWORD, '/tickets');
       await page.getByRole('tab', { name: /Aguardando/ }).click();
       const waiting = row(page.getByTestId('tickets-pending'), CUSTOMER.name);
       await waiting.waitFor();

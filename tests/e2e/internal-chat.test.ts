@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { BrowserPool, chooseOptions, loginThroughUi, shot } from './browser.js';
+import { BrowserPool, chooseOptions, signIn, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createMember, createTenant, PASSWORD, type InboxTenant, type Member } from '../helpers/inbox.js';
@@ -19,7 +19,7 @@ const chatItem = (page: Page, title: string) => page.getByTestId('chat-item').fi
 const messages = (page: Page) => page.getByTestId('chat-messages').getByTestId('chat-message');
 
 async function openChats(page: Page, member: Member, phone = false): Promise<void> {
-  await loginThroughUi(page, server.url, member.email, PASSWORD);
+  await signIn(page, server.url, member.email, PASSWORD);
   if (phone) await page.getByRole('button', { name: 'Abrir menu' }).click();
   await page.getByRole('menuitem', { name: /Chat Interno/ }).click();
   await page.getByRole('heading', { name: 'Chat Interno' }).waitFor();
@@ -47,7 +47,7 @@ describeE2E('internal chat', () => {
       const anaPage = await browsers.page();
       const biaPage = await browsers.page({ colorScheme: 'dark' });
       await openChats(anaPage, ana);
-      await loginThroughUi(biaPage, server.url, bia.email, PASSWORD);
+      await signIn(biaPage, server.url, bia.email, PASSWORD);
       await expect.poll(() => dot(biaPage).count()).toBe(0);
 
       // 'Nova': the spec's two alerts, then a chat with Bia.

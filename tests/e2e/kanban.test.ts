@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { loginThroughUi, BrowserPool, shot } from './browser.js';
+import { signIn, BrowserPool, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { expectPlanHidesPage } from './plan-gate.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -58,7 +58,7 @@ const card = (page: Page, laneName: string, contact: string) => lane(page, laneN
 const laneCount = (page: Page, name: string) => lane(page, name).getByTestId('lane-count').getAttribute('data-count');
 
 async function openBoard(page: Page, email: string): Promise<void> {
-  await loginThroughUi(page, server.url, email, PASSWORD);
+  await signIn(page, server.url, email, PASSWORD);
   await page.getByRole('menuitem', { name: 'Kanban' }).click();
   await page.waitForURL(/\/kanban$/);
   await page.getByRole('heading', { name: 'Kanban' }).waitFor();
@@ -238,8 +238,7 @@ describeE2E('kanban board', () => {
       await browsers.closeAll();
 
       const phone = await browsers.page({ width: 375, height: 812 });
-      await loginThroughUi(phone, server.url, agent.email, PASSWORD);
-      await phone.goto(`${server.url}/kanban`);
+      await signIn(phone, server.url, agent.email, PASSWORD, '/kanban');
       await card(phone, 'Em aberto', 'Marina Souza').waitFor();
       await shot(phone, 'kanban-board-375');
       const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

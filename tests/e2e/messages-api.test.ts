@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { loginThroughUi, BrowserPool, shot } from './browser.js';
+import { signIn, BrowserPool, shot } from './browser.js';
 import { expectPlanHidesPage } from './plan-gate.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -34,7 +34,7 @@ describeE2E('messages API token', () => {
     "an admin generates the connection's token in its dialog, sees it once, and sends with it from the messages API page",
     async () => {
       const admin = await browsers.page();
-      await loginThroughUi(admin, server.url, tenant.email, tenant.password);
+      await signIn(admin, server.url, tenant.email, tenant.password);
       await admin.getByRole('menuitem', { name: 'Conexões' }).click();
       await admin.getByRole('heading', { name: 'Conexões' }).waitFor();
       await admin.getByRole('button', { name: 'Editar Loja API' }).click();

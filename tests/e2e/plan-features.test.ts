@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { METERED_LIMIT } from '../fixtures/plugins/metered/index.js';
 import { startTestServer, SUPER_EMAIL, SUPER_PASSWORD, type TestServer } from '../helpers/server.js';
-import { BrowserPool, loginThroughUi, shot } from './browser.js';
+import { BrowserPool, signIn, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 
 const METERED = fileURLToPath(new URL('../fixtures/plugins/metered', import.meta.url));
@@ -26,8 +26,7 @@ describeE2E('plans tab with a plugin’s flag and limit', () => {
     'the super user sees the plugin’s flag and limit with their labels and saves them on a plan',
     async () => {
       const page = await browsers.page({ width: 1280, height: 900 });
-      await loginThroughUi(page, server.url, SUPER_EMAIL, SUPER_PASSWORD);
-      await page.goto(`${server.url}/settings`);
+      await signIn(page, server.url, SUPER_EMAIL, SUPER_PASSWORD, '/settings');
       await page.getByRole('tab', { name: 'Planos', exact: true }).click();
       const form = page.getByTestId('plan-form');
       await form.getByRole('switch', { name: 'Medidor' }).waitFor();

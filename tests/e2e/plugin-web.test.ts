@@ -5,7 +5,7 @@ import { execa, type ResultPromise } from 'execa';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { bin, cleanEnv, freePort, serving } from '../helpers/cli.js';
 import { ECHO_PACKAGE, installEchoPackage, usePlugins } from '../helpers/npm-plugin.js';
-import { BrowserPool, loginThroughUi, shot } from './browser.js';
+import { BrowserPool, signIn, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 
 const ADMIN = { email: 'admin@atende.local', password: 'admin-pass-1234' };
@@ -68,7 +68,7 @@ describeE2E('a plugin installed from npm brings its page to the admin', () => {
       const page = await browsers.page({ width: 1280, height: 800 });
       const chunks: string[] = [];
       page.on('request', (request) => chunks.push(new URL(request.url()).pathname));
-      await loginThroughUi(page, url, ADMIN.email, ADMIN.password);
+      await signIn(page, url, ADMIN.email, ADMIN.password);
 
       const entry = page.getByTestId('main-menu').getByRole('menuitem', { name: /Eco do ping/ });
       await entry.waitFor();

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { BrowserPool, loginThroughUi, shot } from './browser.js';
+import { BrowserPool, signIn, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { SUPER_EMAIL, SUPER_PASSWORD, startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -27,7 +27,7 @@ describeE2E('promotion codes', () => {
 
   it('a super user writes a code, and a new company signs up with it', async () => {
     const owner = await browsers.page();
-    await loginThroughUi(owner, server.url, SUPER_EMAIL, SUPER_PASSWORD);
+    await signIn(owner, server.url, SUPER_EMAIL, SUPER_PASSWORD);
     await owner.getByRole('menuitem', { name: 'Promoções' }).click();
     await owner.getByRole('heading', { name: 'Códigos promocionais' }).waitFor();
     await owner.getByRole('button', { name: 'Adicionar código' }).click();

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
-import { BrowserPool, chooseOption, loginThroughUi, shot } from './browser.js';
+import { BrowserPool, chooseOption, signIn, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../helpers/fake-openai.js';
 import { fakeOgg, startFakeSpeech, type FakeSpeech } from '../helpers/fake-speech.js';
@@ -48,7 +48,7 @@ describeE2E('AI prompts', () => {
     'an admin creates a speaking prompt and attaches it to a connection; a customer talks to the bot (a voice note first) and is handed to an agent who sees the whole exchange, transcripts under the audio, the bot marked',
     async () => {
       const admin = await browsers.page();
-      await loginThroughUi(admin, server.url, tenant.email, tenant.password);
+      await signIn(admin, server.url, tenant.email, tenant.password);
       await admin.getByRole('menuitem', { name: 'Prompts' }).click();
       await admin.getByRole('heading', { name: 'Prompts' }).waitFor();
       await admin.getByText('Nenhum prompt').waitFor();
@@ -117,8 +117,7 @@ describeE2E('AI prompts', () => {
 
       // The agent of the prompt's queue gets the ticket, bot off, and reads the whole exchange.
       const page = await browsers.page();
-      await loginThroughUi(page, server.url, agent.email, PASSWORD);
-      await page.goto(`${server.url}/tickets`);
+      await signIn(page, server.url, agent.email, PASSWORD, '/tickets');
       await page.getByRole('tab', { name: /Aguardando/ }).click();
       const waiting = row(page.getByTestId('tickets-pending'), CUSTOMER.name);
       await waiting.waitFor();

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { loginThroughUi, screenshot, BrowserPool, settled, confirmDialog } from './browser.js';
+import { signIn, screenshot, BrowserPool, settled, confirmDialog } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, SUPER_EMAIL, SUPER_PASSWORD, type TestServer } from '../helpers/server.js';
 
@@ -20,7 +20,7 @@ async function browser(options?: { width?: number; height?: number }): Promise<P
 const row = (page: Page, name: string) => page.getByRole('row', { name: new RegExp(name) });
 
 async function openQueues(page: Page): Promise<void> {
-  await loginThroughUi(page, server.url, ADMIN.email, ADMIN.password);
+  await signIn(page, server.url, ADMIN.email, ADMIN.password);
   await page.getByRole('menuitem', { name: 'Filas & Chatbot' }).click();
   await page.getByRole('heading', { name: 'Filas & Chatbot' }).waitFor();
   await row(page, 'Atendimento').waitFor();
@@ -231,8 +231,7 @@ describeE2E('queues page', () => {
     'at 375 px the table and the modal fit the screen',
     async () => {
       const phone = await browser({ width: 375, height: 812 });
-      await loginThroughUi(phone, server.url, ADMIN.email, ADMIN.password);
-      await phone.goto(`${server.url}/queues`);
+      await signIn(phone, server.url, ADMIN.email, ADMIN.password, '/queues');
       await row(phone, 'Atendimento').waitFor();
       await settled(phone);
       await screenshot(phone, 'queues-page-375');

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { loginThroughUi, BrowserPool, shot, typeDate } from './browser.js';
+import { signIn, BrowserPool, shot, typeDate } from './browser.js';
 import { describeE2E } from './setup.js';
 import { expectPlanHidesPage } from './plan-gate.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -31,7 +31,7 @@ const dayCell = (page: Page, iso: string) => calendar(page).locator(`td[title="$
 const listRow = (page: Page, text: string) => page.getByTestId('schedules-table').getByRole('row', { name: new RegExp(text) });
 
 async function openSchedules(page: Page): Promise<void> {
-  await loginThroughUi(page, server.url, tenant.admin.email, PASSWORD);
+  await signIn(page, server.url, tenant.admin.email, PASSWORD);
   await page.getByRole('menuitem', { name: 'Agendamentos' }).click();
   await page.getByRole('heading', { name: 'Agendamentos' }).waitFor();
 }
@@ -131,8 +131,7 @@ describeE2E('schedules page', () => {
     "at 375 px the contacts page's schedule action opens the dialog with that contact, and the day lists the new schedule",
     async () => {
       const phone = await browsers.page({ width: 375, height: 812 });
-      await loginThroughUi(phone, server.url, tenant.admin.email, PASSWORD);
-      await phone.goto(`${server.url}/contacts`);
+      await signIn(phone, server.url, tenant.admin.email, PASSWORD, '/contacts');
       const action = phone.getByRole('link', { name: 'Agendar mensagem para Otávio Lima' });
       await action.waitFor();
       await shot(phone, 'schedules-contacts-action-375');

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { Company } from '../../core/modules/companies/company.model.js';
 import { SUPER_EMAIL, SUPER_PASSWORD, startTestServer, type TestServer } from '../helpers/server.js';
-import { chooseOption, loginThroughUi, openBrowser, shot, type Browser } from './browser.js';
+import { chooseOption, signIn, openBrowser, shot, type Browser } from './browser.js';
 import { describeE2E } from './setup.js';
 
 const TENANT_EMAIL = 'admin@loja-settings.test';
@@ -69,7 +69,7 @@ describeE2E('settings page', () => {
   });
 
   it('an admin changes an option, sees the toast, and the value is kept after a reload', async () => {
-    await loginThroughUi(page, server.url, TENANT_EMAIL, TENANT_PASSWORD);
+    await signIn(page, server.url, TENANT_EMAIL, TENANT_PASSWORD);
     await openSettings(page, server.url);
     await chooseOption(page, page.getByTestId('setting-userRating'), 'Habilitadas');
     await toast(page, 'Operação atualizada com sucesso.').waitFor();
@@ -124,7 +124,7 @@ describeE2E('settings page', () => {
     expect(await page.getByTestId('setting-call').textContent()).toContain('Aceitar');
     const other = await openBrowser();
     try {
-      await loginThroughUi(other.page, server.url, SECOND_ADMIN_EMAIL, TENANT_PASSWORD);
+      await signIn(other.page, server.url, SECOND_ADMIN_EMAIL, TENANT_PASSWORD);
       await openSettings(other.page, server.url);
       await chooseOption(other.page, other.page.getByTestId('setting-call'), 'Não Aceitar');
       await toast(other.page, 'Operação atualizada com sucesso.').waitFor();
@@ -161,7 +161,7 @@ describeE2E('settings page', () => {
   it('the super user creates a company, moves its due date by one month, and its admin can log in', async () => {
     await page.context().clearCookies();
     await page.evaluate('localStorage.clear()');
-    await loginThroughUi(page, server.url, SUPER_EMAIL, SUPER_PASSWORD);
+    await signIn(page, server.url, SUPER_EMAIL, SUPER_PASSWORD);
     await openSettings(page, server.url);
     await expect.poll(() => page.getByRole('tab').allTextContents()).toEqual(['Opções', 'Empresas', 'Planos', 'Ajuda']);
     await tab(page, 'Empresas').click();
@@ -232,7 +232,7 @@ describeE2E('settings page', () => {
 
     const tenant = await openBrowser();
     try {
-      await loginThroughUi(tenant.page, server.url, 'dono@padaria.test', password);
+      await signIn(tenant.page, server.url, 'dono@padaria.test', password);
       expect(await tenant.page.getByTestId('greeting').textContent()).toContain('Padaria Nova');
     } finally {
       await tenant.close();

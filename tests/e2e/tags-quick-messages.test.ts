@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { loginThroughUi, screenshot, BrowserPool, settled, confirmDialog } from './browser.js';
+import { signIn, screenshot, BrowserPool, settled, confirmDialog } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -23,7 +23,7 @@ async function browser(options?: { width?: number; height?: number }): Promise<P
 const row = (page: Page, name: string) => page.getByRole('row', { name: new RegExp(name) });
 
 async function openPage(page: Page, who: { email: string; password: string }, menu: string): Promise<void> {
-  await loginThroughUi(page, server.url, who.email, who.password);
+  await signIn(page, server.url, who.email, who.password);
   await page.getByRole('menuitem', { name: menu }).click();
   await page.getByRole('heading', { name: menu }).waitFor();
 }
@@ -216,7 +216,7 @@ describeE2E('tags and quick replies pages', () => {
       const created = await server.call('POST', '/api/quick-messages', { token, body: { shortcode: 'bom-dia-com-um-atalho-longo', message: 'Bom dia!' } });
       expect(created.status).toBe(201);
       const phone = await browser({ width: 375, height: 812 });
-      await loginThroughUi(phone, server.url, ADMIN.email, ADMIN.password);
+      await signIn(phone, server.url, ADMIN.email, ADMIN.password);
       const noOverflow = async () => expect(await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
 
       await phone.goto(`${server.url}/tags`);

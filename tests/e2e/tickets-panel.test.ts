@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { BrowserPool, chooseOption, loginThroughUi, shot } from './browser.js';
+import { BrowserPool, chooseOption, signIn, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, SUPER_EMAIL, SUPER_PASSWORD, type TestServer } from '../helpers/server.js';
 import { createConnection, createMember, createQueue, createTenant, PASSWORD, type InboxTenant, ticketOf } from '../helpers/inbox.js';
@@ -71,7 +71,7 @@ const searchBox = (page: Page) => page.getByRole('textbox', { name: 'Buscar aten
 const notices = (page: Page) => page.evaluate(() => (window as unknown as { notices: { title: string; body?: string }[] }).notices);
 
 async function openInbox(page: Page, handle: string, password = PASSWORD): Promise<void> {
-  await loginThroughUi(page, server.url, email(handle), password);
+  await signIn(page, server.url, email(handle), password);
   // '/' opens the inbox: it is the first entry of the menu.
   await page.waitForURL(`${server.url}/tickets`);
   await page.getByTestId('tickets-manager').waitFor();
@@ -337,7 +337,7 @@ describeE2E('tickets panel', () => {
     "an admin sees everyone's conversations with Todos, filters the search by user, and peeks at a conversation read-only",
     async () => {
       const admin = await browser({ width: 1440, height: 900 });
-      await loginThroughUi(admin, server.url, tenant.admin.email, PASSWORD);
+      await signIn(admin, server.url, tenant.admin.email, PASSWORD);
       // An admin lands on the dashboard; the inbox is a menu entry away.
       await admin.waitForURL(`${server.url}/dashboard`);
       await admin.getByRole('menuitem', { name: 'Atendimentos' }).click();

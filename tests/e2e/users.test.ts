@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { loginThroughUi, screenshot, BrowserPool, settled, confirmDialog } from './browser.js';
+import { signIn, screenshot, BrowserPool, settled, confirmDialog } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, SUPER_EMAIL, SUPER_PASSWORD, type TestServer } from '../helpers/server.js';
 
@@ -21,8 +21,7 @@ async function browser(options?: { width?: number; height?: number }): Promise<P
 }
 
 async function openUsers(page: Page, who: { email: string; password: string }): Promise<void> {
-  await loginThroughUi(page, server.url, who.email, who.password);
-  await page.getByRole('menuitem', { name: 'Usuários' }).click();
+  await signIn(page, server.url, who.email, who.password, '/users');
   await page.getByRole('heading', { name: 'Usuários' }).waitFor();
   await page.getByRole('row', { name: /Loja Usuários/ }).waitFor();
 }
@@ -173,8 +172,7 @@ describeE2E('users page', () => {
     'at 375 px the list shows name and e-mail together and the modal fits the screen',
     async () => {
       const phone = await browser({ width: 375, height: 812 });
-      await loginThroughUi(phone, server.url, ADMIN.email, ADMIN.password);
-      await phone.goto(`${server.url}/users`);
+      await signIn(phone, server.url, ADMIN.email, ADMIN.password, '/users');
       await row(phone, AGENT.name).waitFor();
       expect(await row(phone, AGENT.name).innerText()).toContain(AGENT.email);
       await settled(phone);
@@ -193,7 +191,7 @@ describeE2E('users page', () => {
     'a user who is not an admin is denied /users and sent home, and edits their own profile from the account menu',
     async () => {
       const agent = await browser();
-      await loginThroughUi(agent, server.url, AGENT.email, AGENT.password);
+      await signIn(agent, server.url, AGENT.email, AGENT.password);
       expect(await agent.getByRole('menuitem', { name: 'Usuários' }).count()).toBe(0);
       await agent.goto(`${server.url}/users`);
       await agent.getByTestId('denied').getByText('Acesso não permitido').waitFor();

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { loginThroughUi, BrowserPool, shot } from './browser.js';
+import { signIn, BrowserPool, shot } from './browser.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createConnection, createQueue, createTenant, PASSWORD, type InboxTenant } from '../helpers/inbox.js';
@@ -20,7 +20,7 @@ const browsers = new BrowserPool();
 const menuLink = (page: Page, name: string) => page.getByTestId('main-menu').getByRole('link', { name, exact: true });
 
 async function openInbox(page: Page, tenant: InboxTenant): Promise<void> {
-  await loginThroughUi(page, server.url, tenant.admin.email, PASSWORD);
+  await signIn(page, server.url, tenant.admin.email, PASSWORD);
   await menuLink(page, 'Atendimentos').click();
   await page.getByTestId('tickets-manager').waitFor();
 }

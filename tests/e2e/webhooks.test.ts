@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { loginThroughUi, BrowserPool, shot } from './browser.js';
+import { signIn, BrowserPool, shot } from './browser.js';
 import { expectPlanHidesPage } from './plan-gate.js';
 import { describeE2E } from './setup.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -49,7 +49,7 @@ describeE2E('webhooks page', () => {
     'an admin registers a webhook, keeps its secret, and sees the delivery of a customer message listed',
     async () => {
       const admin = await browsers.page();
-      await loginThroughUi(admin, server.url, tenant.email, tenant.password);
+      await signIn(admin, server.url, tenant.email, tenant.password);
       await admin.getByRole('menuitem', { name: 'Webhooks' }).click();
       await admin.getByRole('heading', { name: 'Webhooks' }).waitFor();
       await admin.getByText('Nenhum webhook cadastrado.').waitFor();
