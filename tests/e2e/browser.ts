@@ -1,7 +1,7 @@
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.ATENDE_CHROMIUM ?? '/usr/bin/chromium';
@@ -24,23 +24,35 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-/**
- * A fresh chromium profile (its own storage and cookies): one per simulated person. `args` adds
- * chromium flags (e.g. a fake microphone); `timezoneId` puts the browser's clock in another zone;
- * `colorScheme` is the system's theme (light unless said); `reducedMotion` whether the system asks
- * for less motion (yes unless said: dialogs and menus then appear without animating, so a click
- * never lands on one still moving).
- */
-export async function openBrowser(
-  options: {
-    width?: number;
-    height?: number;
-    args?: string[];
-    timezoneId?: string;
-    colorScheme?: 'light' | 'dark';
-    reducedMotion?: 'reduce' | 'no-preference';
-  } = {},
-): Promise<Browser> {
+type OpenOptions = {
+  width?: number;
+  height?: number;
+  args?: string[];
+  timezoneId?: string;
+  colorScheme?: 'light' | 'dark';
+  reducedMotion?: 'reduce' | 'no-preference';
+};
+
+/** A chromium launched on a fresh profile folder, and what a later test must know to use it again. */
+interface Launched {
+  context: BrowserContext;
+  dir: string;
+  /** What is fixed at launch (flags, time zone): a kept browser serves only a test that asks the same. */
+  key: string;
+  /** The origins its pages reached: their storage is cleared before another test uses it. */
+  origins: Set<string>;
+  /** A script was added to every page it opens (addInitScript): no other test may inherit it. */
+  scripted: boolean;
+  /** The blank page a kept browser waits with. */
+  spare?: Page;
+}
+
+function launchKey(options: OpenOptions = {}): string {
+  return JSON.stringify([options.args ?? [], options.timezoneId ?? null]);
+}
+
+/** A fresh chromium profile (its own storage and cookies) in a new folder. */
+async function launch(options: OpenOptions = {}): Promise<Launched> {
   const dir = mkdtempSync(path.join(tmpdir(), 'atende-chromium-'));
   const context = await chromium.launchPersistentContext(dir, {
     executablePath: CHROMIUM,
@@ -51,7 +63,58 @@ export async function openBrowser(
     args: [...ARGS, ...(options.args ?? [])],
     timezoneId: options.timezoneId,
   });
-  const page = context.pages()[0] ?? (await context.newPage());
+  const launched: Launched = { context, dir, key: launchKey(options), origins: new Set(), scripted: false };
+  context.on('request', (request) => {
+    const { origin } = new URL(request.url());
+    if (origin.startsWith('http')) launched.origins.add(origin);
+  });
+  const addInitScript = context.addInitScript.bind(context);
+  context.addInitScript = ((...args: Parameters<typeof addInitScript>) => {
+    launched.scripted = true;
+    return addInitScript(...args);
+  }) as typeof context.addInitScript;
+  return launched;
+}
+
+async function quit(launched: Launched): Promise<void> {
+  await launched.context.close();
+  rmSync(launched.dir, { recursive: true, force: true });
+}
+
+/**
+ * Makes a used browser as new for the next test: a blank page in place of its pages, and no
+ * cookies, permissions or storage of the origins it reached. What stays is the HTTP cache (the
+ * app's scripts, compiled once) and the running process. Answers false when it cannot be made so.
+ */
+async function wipe(launched: Launched): Promise<boolean> {
+  if (launched.scripted) return false;
+  const { context } = launched;
+  const spare = await context.newPage();
+  await Promise.all(context.pages().filter((page) => page !== spare).map((page) => page.close()));
+  await context.clearCookies();
+  await context.clearPermissions();
+  const cdp = await context.newCDPSession(spare);
+  for (const origin of launched.origins) await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
+  await cdp.detach();
+  launched.origins.clear();
+  launched.spare = spare;
+  return true;
+}
+
+/**
+ * A browser's page for a test (`spare`: a kept browser's blank page), sized and themed as asked,
+ * and its close: `keep` answers whether the browser was kept for another test rather than closed.
+ */
+async function browserOn(launched: Launched, options: OpenOptions = {}, keep?: (launched: Launched) => Promise<boolean>): Promise<Browser> {
+  const { context } = launched;
+  let page = launched.spare;
+  launched.spare = undefined;
+  if (page) {
+    await page.setViewportSize({ width: options.width ?? 1280, height: options.height ?? 800 });
+    await page.emulateMedia({ colorScheme: options.colorScheme ?? 'light', reducedMotion: options.reducedMotion ?? 'reduce' });
+  } else {
+    page = context.pages()[0] ?? (await context.newPage());
+  }
   // What the page threw and left uncaught (an exception, a rejected promise): a bug of the app.
   const errors: string[] = [];
   page.on('pageerror', (err) => {
@@ -61,13 +124,24 @@ export async function openBrowser(
   return {
     context,
     page,
-    /** Closes the browser; fails when its page threw something it left uncaught. */
+    /** Closes the browser (or wipes it, kept); fails when its page threw something it left uncaught. */
     async close() {
-      await context.close();
-      rmSync(dir, { recursive: true, force: true });
+      const kept = keep ? await keep(launched).catch(() => false) : false;
+      if (!kept) await quit(launched);
       if (errors.length > 0) throw new Error(`the page threw and left it uncaught: ${errors.join(' · ')}`);
     },
   };
+}
+
+/**
+ * A fresh chromium profile (its own storage and cookies): one per simulated person. `args` adds
+ * chromium flags (e.g. a fake microphone); `timezoneId` puts the browser's clock in another zone;
+ * `colorScheme` is the system's theme (light unless said); `reducedMotion` whether the system asks
+ * for less motion (yes unless said: dialogs and menus then appear without animating, so a click
+ * never lands on one still moving).
+ */
+export async function openBrowser(options: OpenOptions = {}): Promise<Browser> {
+  return browserOn(await launch(options), options);
 }
 
 /** Saves a screenshot under test-results/screenshots/<name>.png for people to look at. */
@@ -98,30 +172,52 @@ export async function signIn(page: Page, baseUrl: string, email: string, passwor
   await page.getByTestId('greeting').waitFor();
 }
 
-type OpenOptions = Parameters<typeof openBrowser>[0];
-
-/** The browsers a test file opens (one per simulated person), closed together after each test. */
+/**
+ * The browsers a test file opens (one per simulated person), given back together after each test.
+ * A browser given back is wiped (wipe) and kept for the file's next tests, so that a file launches
+ * as many browsers as its busiest test uses rather than one per person per test: starting chromium
+ * and compiling the app's scripts cost it seconds of CPU each time. The file's last test closes
+ * them (afterAll).
+ */
 export class BrowserPool {
   private readonly opened: Browser[] = [];
+  private readonly kept: Launched[] = [];
+
+  constructor() {
+    afterAll(() => this.dispose());
+  }
 
   async open(options?: OpenOptions): Promise<Browser> {
-    const browser = await openBrowser(options);
+    const key = launchKey(options);
+    const at = this.kept.findIndex((launched) => launched.key === key);
+    const launched = at >= 0 ? this.kept.splice(at, 1)[0]! : await launch(options);
+    const browser = await browserOn(launched, options, async (used) => {
+      if (!(await wipe(used))) return false;
+      this.kept.push(used);
+      return true;
+    });
     this.opened.push(browser);
     return browser;
   }
 
-  /** A fresh browser's page, whose steps wait up to 15 s. */
+  /** A browser's page, whose steps wait up to 15 s. */
   async page(options?: OpenOptions): Promise<Page> {
     const { page } = await this.open(options);
     page.setDefaultTimeout(15_000);
     return page;
   }
 
-  /** Closes every one, then fails the test if one of them failed (its page threw something it left uncaught). */
+  /** Gives every one back, then fails the test if one of them failed (its page threw something it left uncaught). */
   async closeAll(): Promise<void> {
     const closed = await Promise.allSettled(this.opened.splice(0).map((browser) => browser.close()));
     const failed = closed.find((result) => result.status === 'rejected');
     if (failed) throw failed.reason;
+  }
+
+  /** Closes the kept browsers (after the file's last test). */
+  private async dispose(): Promise<void> {
+    await this.closeAll().catch(() => undefined);
+    await Promise.all(this.kept.splice(0).map(quit));
   }
 }
 
