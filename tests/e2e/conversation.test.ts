@@ -101,12 +101,6 @@ async function openTicket(page: Page, uuid: string): Promise<void> {
   await header(page).waitFor();
 }
 
-/** Signs in straight onto a ticket's conversation (not the landing page first). */
-async function signInTo(page: Page, email: string, uuid: string): Promise<void> {
-  await signIn(page, server.url, email, PASSWORD, `/tickets/${uuid}`);
-  await header(page).waitFor();
-}
-
 /** Opens a message's option menu and picks an entry. */
 async function messageMenu(page: Page, text: string | RegExp, entry: string): Promise<void> {
   const target = bubble(page, text).last();
@@ -147,7 +141,8 @@ describeE2E('conversation of a ticket', () => {
       await customerWrites(server, operator, connectionId, { ...CARLA, body: 'Olá, quero comprar um sofá' });
       const carlaTicket = await ticketOf(CARLA.from, 'pending');
       const page = await browsers.page();
-      await signInTo(page, agent.email, carlaTicket.uuid);
+      await signIn(page, server.url, agent.email, PASSWORD);
+      await openTicket(page, carlaTicket.uuid);
       await expect.poll(() => header(page).getAttribute('data-status')).toBe('pending');
       await bubble(page, 'Olá, quero comprar um sofá').waitFor();
       await header(page).getByRole('button', { name: 'Aceitar' }).waitFor();
@@ -301,7 +296,8 @@ describeE2E('conversation of a ticket', () => {
       await inbound({ ...IGOR, body: 'Este modelo', mediaType: 'image', mediaBase64: PNG, mediaName: 'poltrona.png' });
       await sharesLocation(IGOR);
       const page = await browsers.page();
-      await signInTo(page, tenant.admin.email, igorTicket.uuid);
+      await signIn(page, server.url, tenant.admin.email, PASSWORD);
+      await openTicket(page, igorTicket.uuid);
       await list(page).getByTestId('message-location').waitFor();
       await header(page).getByRole('button', { name: 'Aceitar' }).waitFor();
       await header(page).getByRole('button', { name: 'Excluir' }).waitFor();
@@ -362,7 +358,8 @@ describeE2E('conversation of a ticket', () => {
       await customerWrites(server, operator, connectionId, { ...DIEGO, body: 'Vocês entregam em Campinas?' });
       const first = await ticketOf(DIEGO.from, 'pending');
       const phone = await browsers.page({ width: 375, height: 812 });
-      await signInTo(phone, agent.email, first.uuid);
+      await signIn(phone, server.url, agent.email, PASSWORD);
+      await openTicket(phone, first.uuid);
       await header(phone).getByRole('button', { name: 'Aceitar' }).click();
       await expect.poll(() => header(phone).getAttribute('data-status')).toBe('open');
       await header(phone).getByRole('button', { name: 'Resolver' }).waitFor();
@@ -402,7 +399,8 @@ describeE2E('conversation of a ticket', () => {
       }
       const ticket = await ticketOf(ELISA.from, 'pending');
       const page = await browsers.page({ width: 1280, height: 800 });
-      await signInTo(page, agent.email, ticket.uuid);
+      await signIn(page, server.url, agent.email, PASSWORD);
+      await openTicket(page, ticket.uuid);
       // Opens at the bottom with the newest page (20 messages).
       await bubble(page, 'Mensagem 30').waitFor();
       expect(await bubble(page, 'Mensagem 10').count()).toBe(0);
@@ -438,7 +436,8 @@ describeE2E('conversation of a ticket', () => {
         });
         sockets.push({ page: socket, server: upstream });
       });
-      await signInTo(page, agent.email, ticket.uuid);
+      await signIn(page, server.url, agent.email, PASSWORD);
+      await openTicket(page, ticket.uuid);
       await bubble(page, 'Antes da queda').waitFor();
 
       down = true;
