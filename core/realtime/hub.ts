@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { z } from 'zod';
 import type { Logger } from '../logger.js';
@@ -42,6 +43,8 @@ export class RealtimeHub {
   private wss?: WebSocketServer;
   private pingTimer?: NodeJS.Timeout;
   private closing = false;
+  /** The connections holding this turn's frames, written out together at its end. */
+  private readonly corked = new Set<Duplex>();
 
   constructor(
     private readonly pubsub: PubSubAdapter,
@@ -215,8 +218,30 @@ export class RealtimeHub {
     for (const client of this.clients) {
       if (envelope.companyId !== null && client.user.companyId !== envelope.companyId) continue;
       if (envelope.room !== undefined && !inAnyRoom(client.rooms, envelope.room)) continue;
-      if (client.socket.readyState === client.socket.OPEN) client.socket.send(frame);
+      if (client.socket.readyState === client.socket.OPEN) this.send(client.socket, frame);
     }
+  }
+
+  /**
+   * Sends a frame; the frames a socket gets in one turn of the event loop leave in one write at
+   * the turn's end instead of a write each (a stored message brings several frames, a batch of
+   * them many): each write is a system call here and a wake-up of the reader. ws writes to its
+   * connection through `_socket` (it has no public way to hold writes back), and nested corks
+   * count, so ws's own cork and uncork around a frame leave it held.
+   */
+  private send(socket: WebSocket, frame: string): void {
+    const connection = (socket as unknown as { _socket?: Duplex })._socket;
+    if (connection && !this.corked.has(connection)) {
+      if (this.corked.size === 0) setImmediate(() => this.uncorkAll());
+      connection.cork();
+      this.corked.add(connection);
+    }
+    socket.send(frame);
+  }
+
+  private uncorkAll(): void {
+    for (const connection of this.corked) connection.uncork();
+    this.corked.clear();
   }
 
   private pingAll(): void {

@@ -15,8 +15,8 @@ interface Waiting<I, O> {
 }
 
 /**
- * On PostgreSQL, the connection a busy stretch of batches writes on: taken from the pool once, at
- * the stretch's first batch, and given back when nothing is left to write, so that a batch never
+ * On PostgreSQL, the connection a lane's busy stretch of batches writes on: taken from the pool once,
+ * at the stretch's first batch, and given back when nothing is left to write, so that a batch never
  * queues for a connection behind the requests and per-message reads of the moment (the pool is
  * shared). A batch that failed gives its connection back (it may be the connection that broke);
  * the next batch takes one again. On SQLite, whose one connection every query shares, each
@@ -63,65 +63,77 @@ class ConnectionLease {
  * back whole and its items are written again by the same `write`, one transaction each, so one
  * bad item fails alone (its caller retries or sets it aside) and the others are stored once.
  *
- * Order: items are written in the order submitted. Callers that need one key's items in order
- * submit the next only after the previous one resolved (the pipeline's chat serializer).
+ * With `lanes` above 1 (PostgreSQL), up to that many transactions run at once, each on its own
+ * connection: items that arrive while every running transaction is busy start another one, so the
+ * database works on one batch while the process prepares the next and answers the last. SQLite has
+ * one connection: one lane.
+ *
+ * Order: a lane writes items in the order submitted; batches of different lanes commit in either
+ * order. Callers that need one key's items in order submit the next only after the previous one
+ * resolved (the pipeline's chat serializer), so such items are never in two lanes at once.
  */
 export class GroupCommit<I, O> {
   private waiting: Waiting<I, O>[] = [];
-  private writing?: Promise<void>;
-  private readonly lease: ConnectionLease;
+  /** Lanes running, and whether one of them is still gathering its first batch (it takes what is submitted now). */
+  private running = 0;
+  private gathering = false;
+  private readonly lanes: number;
 
   constructor(
     private readonly db: Knex,
     private readonly write: (trx: Knex.Transaction, items: I[]) => Promise<O[]>,
+    options: { lanes?: number } = {},
   ) {
-    this.lease = new ConnectionLease(db);
+    this.lanes = isPostgres(db) ? (options.lanes ?? 1) : 1;
   }
 
   /** Writes `item`; resolves with what `write` answered once its transaction committed. */
   submit(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
       this.waiting.push({ item, resolve, reject });
-      this.writing ??= this.writeAll();
+      if (!this.gathering && this.running < this.lanes) void this.lane(new ConnectionLease(this.db));
     });
   }
 
   /** Writes what is waiting, a batch at a time, until nothing is. */
-  private async writeAll(): Promise<void> {
+  private async lane(lease: ConnectionLease): Promise<void> {
+    this.running += 1;
     // Let the items of this moment join the first batch.
+    this.gathering = true;
     await nextTurn();
+    this.gathering = false;
     while (this.waiting.length > 0) {
       const batch = this.waiting.splice(0, BATCH_MAX);
       let outs: O[];
       try {
-        outs = await this.transaction(batch.map((w) => w.item));
+        outs = await this.transaction(lease, batch.map((w) => w.item));
       } catch (err) {
         if (batch.length === 1) batch[0]!.reject(err);
-        else await this.oneByOne(batch);
+        else await this.oneByOne(lease, batch);
         continue;
       }
       batch.forEach((w, i) => w.resolve(outs[i]!));
     }
-    // Synchronously with the last look at `waiting`: an item submitted from now on starts a new stretch.
-    this.writing = undefined;
-    this.lease.release();
+    // Synchronously with the last look at `waiting`: an item submitted from now on starts a lane.
+    this.running -= 1;
+    lease.release();
   }
 
-  /** One transaction of `items`, on the stretch's own connection; a failure gives that connection back. */
-  private async transaction(items: I[]): Promise<O[]> {
+  /** One transaction of `items`, on the lane's own connection; a failure gives that connection back. */
+  private async transaction(lease: ConnectionLease, items: I[]): Promise<O[]> {
     try {
-      return await this.db.transaction((trx) => this.write(trx, items), await this.lease.config());
+      return await this.db.transaction((trx) => this.write(trx, items), await lease.config());
     } catch (err) {
-      this.lease.release();
+      lease.release();
       throw err;
     }
   }
 
   /** A failed batch, again, one transaction per item: only the items that fail by themselves fail. */
-  private async oneByOne(batch: Waiting<I, O>[]): Promise<void> {
+  private async oneByOne(lease: ConnectionLease, batch: Waiting<I, O>[]): Promise<void> {
     for (const w of batch) {
       try {
-        const [out] = await this.transaction([w.item]);
+        const [out] = await this.transaction(lease, [w.item]);
         w.resolve(out!);
       } catch (err) {
         w.reject(err);

@@ -64,6 +64,13 @@ export const CALLS_DISABLED_MESSAGE =
 /** A write lost a race on a unique index (another delivery or process): tried again from the start. */
 const ATTEMPTS = 3;
 
+/**
+ * Store transactions at once on PostgreSQL, each on its own connection (a chat is in one at most):
+ * while the database runs one batch's statements, the process prepares the next and announces the
+ * last, where with one each side waits for the other (bench at saturation: about +10%; 3 no better).
+ */
+const STORE_LANES = 2;
+
 /** What one stored message left behind for the steps after the commit. */
 interface Stored {
   message: Message;
@@ -150,7 +157,7 @@ export class InboundPipeline {
     this.serializer = new KeyedSerializer((err, key) => log.error({ err, chat: key }, 'inbound event not handled'));
     this.cache = new PipelineCache(infra, deps.settings);
     this.graphs = new TicketGraphs(infra.db, this.cache);
-    this.commits = new GroupCommit(infra.db, (trx, batch) => this.storeAll(trx, batch));
+    this.commits = new GroupCommit(infra.db, (trx, batch) => this.storeAll(trx, batch), { lanes: STORE_LANES });
     this.chatbot = new Chatbot(infra, { cache: this.cache, graphs: this.graphs, outbound: deps.outbound, events: deps.events });
     this.pictures = new ProfilePictures(infra, { sessions: deps.sessions, events: deps.events });
     this.steps = new ConversationSteps(infra, { outbound: deps.outbound, tickets: deps.tickets, events: deps.events, cache: this.cache, last: chatbotStep(this.chatbot) });
