@@ -136,9 +136,10 @@ function busyClients(url, token, { clients, path }) {
  */
 async function inboundJob({ url, adminToken, agentToken, companyId, connectionId, prefix, bodies, phases }) {
   const sentAt = new Map();
-  /** "number|body" → wid, and each customer's messages not yet shown, oldest first. */
+  /** "number|body" → wid, each customer's messages not yet shown (oldest first), and each message's array. */
   const byContent = new Map();
   const unseen = new Map();
+  const arrayOf = new Map();
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   let inFlight = 0;
   let area = 0;
@@ -165,11 +166,16 @@ async function inboundJob({ url, adminToken, agentToken, companyId, connectionId
       const wid = byContent.get(key);
       if (wid === undefined) return;
       // A ticket update shows its last message, and so the customer's earlier ones it carries
-      // (a ticket new to the agent gets no message frames; several messages may land in one update).
+      // (a ticket new to the agent gets no message frames; several messages may land in one update):
+      // those sent before it, and those of arrays in flight with its own, which reach the server in
+      // either order (storedCheck's rule), so one of them may be stored first and shown only here.
       const from = key.slice(0, key.indexOf('|'));
       const queue = unseen.get(from) ?? [];
       const upTo = queue.indexOf(wid);
-      for (const earlier of queue.splice(0, upTo + 1)) shown(earlier, at);
+      const answeredAt = arrayOf.get(wid)[3] ?? Infinity;
+      const together = upTo < 0 ? [] : queue.slice(upTo + 1).filter((later) => arrayOf.get(later)[2] < answeredAt);
+      for (const earlier of [...queue.splice(0, upTo + 1), ...together]) shown(earlier, at);
+      unseen.set(from, queue.filter((later) => !together.includes(later)));
     }
     wake?.();
   });
@@ -205,6 +211,7 @@ async function inboundJob({ url, adminToken, agentToken, companyId, connectionId
       const from = `55113${String(c).padStart(7, '0')}`;
       const body = bodies[seq % bodies.length] + ` #${seq}`;
       byContent.set(`${from}|${body}`, wid);
+      arrayOf.set(wid, array);
       if (!unseen.has(from)) unseen.set(from, []);
       unseen.get(from).push(wid);
       const sent = Math.min(dueOf?.(seq) ?? Infinity, postedAt);
@@ -308,6 +315,7 @@ async function inboundJob({ url, adminToken, agentToken, companyId, connectionId
     sentAt.clear();
     byContent.clear();
     unseen.clear();
+    arrayOf.clear();
     inFlight = 0;
   }
   ws.close();
