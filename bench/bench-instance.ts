@@ -13,6 +13,9 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** The node flags bin/atende.js's first line gives the server; a bench that starts node itself passes them. */
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=64'];
+
 export interface BenchInstance {
   url: string;
   server: ResultPromise;
@@ -28,7 +31,7 @@ export async function startBenchInstance(name: string): Promise<BenchInstance> {
   await execa('node', ['bin/atende.js', 'init', '--dir', dir, '--yes', '--admin-password', tenant.password], { env });
   await execa('node', ['bin/atende.js', 'add-tenant', '--dir', dir, '--name', name, '--email', tenant.email, '--password', tenant.password], { env });
   const port = await freePort();
-  const server = execa('node', ['bin/atende.js', 'serve', '--dir', dir, '--port', String(port)], { env, reject: false });
+  const server = execa('node', [...SERVER_NODE_FLAGS, 'bin/atende.js', 'serve', '--dir', dir, '--port', String(port)], { env, reject: false });
   const url = `http://127.0.0.1:${port}`;
   for (let tries = 0; ; tries += 1) {
     if (await fetch(`${url}/api/version`).then((res) => res.ok, () => false)) break;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execa, type ResultPromise } from 'execa';
 import { SqliteDriver } from '../core/db/sqlite-driver.js';
-import { freePort } from './bench-instance.js';
+import { freePort, SERVER_NODE_FLAGS } from './bench-instance.js';
 
 /**
  * Issue 15's campaign benchmark: the built server (SQLite, simulated WhatsApp) sends a
@@ -55,7 +55,7 @@ export async function campaignBench(): Promise<Record<string, string>> {
   await execa('node', ['bin/atende.js', 'add-tenant', '--dir', dir, '--name', 'Bench', '--email', EMAIL, '--password', PASSWORD], { env });
   const port = await freePort();
   // --trace-gc: the live heap after each full collection tells a leak (it climbs) from a heap that only grew its room.
-  const server: ResultPromise = execa('node', ['--trace-gc', 'bin/atende.js', 'serve', '--dir', dir, '--port', String(port)], { env, reject: false, buffer: false });
+  const server: ResultPromise = execa('node', ['--trace-gc', ...SERVER_NODE_FLAGS, 'bin/atende.js', 'serve', '--dir', dir, '--port', String(port)], { env, reject: false, buffer: false });
   // Per isolate (the server's worker threads print theirs too); the server's own is the largest.
   const liveHeaps = new Map<string, number[]>();
   let pending = '';

@@ -7,6 +7,7 @@ import WebSocket from 'ws';
 import { api, bin, cleanEnv, freePort, initSite, serving, startSimulatorServer, until } from '../tests/helpers/cli.js';
 import { createPgDatabase } from '../tests/helpers/server.js';
 import { ms, quantile, rate, type Figures } from './figures.js';
+import { SERVER_NODE_FLAGS } from './bench-instance.js';
 
 /**
  * Issue 20's figures for several nodes: two `atende serve` processes (the build in dist/) on one
@@ -128,7 +129,7 @@ export async function clusterLatency(): Promise<Figures> {
     const simulator = await startSimulatorServer({ cwd: work });
     phones = simulator.sub;
     for (const nodeName of ['node-a', 'node-b']) {
-      const sub = execa('node', [bin, 'serve', '--dir', 'site', '--port', String(await freePort())], {
+      const sub = execa('node', [...SERVER_NODE_FLAGS, bin, 'serve', '--dir', 'site', '--port', String(await freePort())], {
         cwd: work,
         env: { ...env, REDIS_URL: redisUrl, ATENDE_SIMULATOR_URL: simulator.url, ATENDE_NODE_ID: nodeName },
         extendEnv: false,

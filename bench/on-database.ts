@@ -9,7 +9,8 @@ import { benchDatabase, PASSWORD, type BenchDatabase, type DatasetMeta } from '.
 import type { Figures } from './figures.js';
 
 /**
- * The server under measurement runs in this process, on a run copy of the dataset, with the
+ * The server under measurement runs in this process (which `npm run bench` starts with the
+ * server's node flags, SERVER_NODE_FLAGS), on a run copy of the dataset, with the
  * simulator on (the dataset's paired simulator connection takes the inbound load); every client
  * runs in the load generator's own process (bench/load.ts).
  */

@@ -1,5 +1,9 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=64
 // Launcher: the CLI is compiled to dist/ by `npm run build` (npm start builds it when missing).
+// Run as a program (npm start, the installed `atende`, the image), it gives V8 a young generation of
+// up to 64 MB a half instead of 16: a busy server's objects that live a few milliseconds (requests,
+// rows, frames) then die young instead of being copied into the old generation, and inbound at
+// saturation spent 10% of its time collecting garbage instead of 18% (docs/decisions.md).
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
