@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,8 +13,11 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** The node flags bin/atende.js's first line gives the server; a bench that starts node itself passes them. */
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=64'];
+/**
+ * The node flags the launcher's first line (`#!/usr/bin/env -S node …`) gives the server, read from
+ * it: a bench that starts node itself passes them.
+ */
+export const SERVER_NODE_FLAGS = readFileSync(new URL('../bin/atende.js', import.meta.url), 'utf8').split('\n', 1)[0]!.split(' ').slice(3);
 
 export interface BenchInstance {
   url: string;

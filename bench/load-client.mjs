@@ -173,9 +173,9 @@ async function inboundJob({ url, adminToken, agentToken, companyId, connectionId
       const queue = unseen.get(from) ?? [];
       const upTo = queue.indexOf(wid);
       const answeredAt = arrayOf.get(wid)[3] ?? Infinity;
-      const together = upTo < 0 ? [] : queue.slice(upTo + 1).filter((later) => arrayOf.get(later)[2] < answeredAt);
-      for (const earlier of [...queue.splice(0, upTo + 1), ...together]) shown(earlier, at);
-      unseen.set(from, queue.filter((later) => !together.includes(later)));
+      const carried = new Set(queue.filter((other, k) => k <= upTo || (upTo >= 0 && arrayOf.get(other)[2] < answeredAt)));
+      unseen.set(from, queue.filter((other) => !carried.has(other)));
+      for (const other of carried) shown(other, at);
     }
     wake?.();
   });

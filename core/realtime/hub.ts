@@ -210,7 +210,7 @@ export class RealtimeHub {
   }
 
   private reply(client: Client, data: unknown): void {
-    if (client.socket.readyState === client.socket.OPEN) client.socket.send(JSON.stringify(data));
+    this.send(client.socket, JSON.stringify(data));
   }
 
   private deliver(envelope: Envelope): void {
@@ -218,18 +218,19 @@ export class RealtimeHub {
     for (const client of this.clients) {
       if (envelope.companyId !== null && client.user.companyId !== envelope.companyId) continue;
       if (envelope.room !== undefined && !inAnyRoom(client.rooms, envelope.room)) continue;
-      if (client.socket.readyState === client.socket.OPEN) this.send(client.socket, frame);
+      this.send(client.socket, frame);
     }
   }
 
   /**
-   * Sends a frame; the frames a socket gets in one turn of the event loop leave in one write at
-   * the turn's end instead of a write each (a stored message brings several frames, a batch of
-   * them many): each write is a system call here and a wake-up of the reader. ws writes to its
+   * Sends a frame to an open socket; the frames a socket gets in one turn of the event loop leave
+   * in one write at the turn's end instead of a write each (a stored message brings several
+   * frames, a batch of them many): each write is a system call here and a wake-up of the reader. ws writes to its
    * connection through `_socket` (it has no public way to hold writes back), and nested corks
    * count, so ws's own cork and uncork around a frame leave it held.
    */
   private send(socket: WebSocket, frame: string): void {
+    if (socket.readyState !== socket.OPEN) return;
     const connection = (socket as unknown as { _socket?: Duplex })._socket;
     if (connection && !this.corked.has(connection)) {
       if (this.corked.size === 0) setImmediate(() => this.uncorkAll());
