@@ -119,7 +119,7 @@ export async function clusterLatency(): Promise<Figures> {
   if (missing.length > 0) return { 'two nodes': `skipped: needs ${missing.join(' and ')}` };
 
   const work = mkdtempSync(path.join(tmpdir(), 'atende-bench-nodes-'));
-  const database = await createPgDatabase(pgBase);
+  const database = await createPgDatabase({ base: pgBase });
   const env = { ...cleanEnv, ATENDE_LOG_LEVEL: 'warn' };
   const nodes: Node[] = [];
   let phones: ResultPromise | undefined;

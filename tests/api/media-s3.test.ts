@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createConnection, createTenant, customerWrites, eventually, outbox, ticketTakenByAdmin, type InboxTenant } from '../helpers/inbox.js';
 import { sha256, storeMedia, storedBytes } from '../helpers/media.js';
 import { startFakeS3, type FakeS3 } from '../helpers/fake-s3.js';
@@ -17,10 +17,9 @@ let connectionId: number;
 let customers = 0;
 /** This file's own temporary folder (the server runs in this process), to see what is left in it. */
 const temporary = mkdtempSync(path.join(tmpdir(), 'atende-s3-api-'));
-const outerTmp = process.env.TMPDIR;
 
 beforeAll(async () => {
-  process.env.TMPDIR = temporary;
+  vi.stubEnv('TMPDIR', temporary);
   s3 = await startFakeS3();
   server = await startTestServer({
     simulator: true,
@@ -37,7 +36,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await s3?.close();
-  process.env.TMPDIR = outerTmp;
+  vi.unstubAllEnvs();
   rmSync(temporary, { recursive: true, force: true });
 });
 

@@ -186,12 +186,12 @@ describeE2E('settings page', () => {
 
     const row = page.getByTestId('companies-table').locator('tr', { hasText: 'Padaria Nova' });
     await row.waitFor();
-    expect(await row.textContent()).toContain('10/01/2031');
+    await expect.poll(() => row.textContent()).toContain('10/01/2031');
 
     await row.click();
     await expect.poll(() => form.getByLabel('Nome').inputValue()).toBe('Padaria Nova');
     await form.getByRole('button', { name: '+ Vencimento' }).click();
-    expect(await form.getByLabel('Data de Vencimento').inputValue()).toBe('10/02/2031');
+    await expect.poll(() => form.getByLabel('Data de Vencimento').inputValue()).toBe('10/02/2031');
     await form.getByRole('button', { name: 'Salvar' }).click();
     await toast(page, 'Operação realizada com sucesso!').waitFor();
     await expect.poll(() => row.textContent()).toContain('10/02/2031');
@@ -233,7 +233,7 @@ describeE2E('settings page', () => {
     const tenant = await openBrowser();
     try {
       await signIn(tenant.page, server.url, 'dono@padaria.test', password);
-      expect(await tenant.page.getByTestId('greeting').textContent()).toContain('Padaria Nova');
+      await expect.poll(() => tenant.page.getByTestId('greeting').textContent()).toContain('Padaria Nova');
     } finally {
       await tenant.close();
     }

@@ -166,7 +166,11 @@ describeE2E('web shell: links, counts, chips, theme, contact modal', () => {
           }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['class'], childList: true });
         });
         await page.getByTestId('new-ticket').click();
-        await page.getByRole('dialog', { name: 'Criar Ticket' }).getByRole('combobox', { name: 'Contato' }).waitFor();
+        const dialog = page.getByRole('dialog', { name: 'Criar Ticket' });
+        await dialog.getByRole('combobox', { name: 'Contato' }).waitFor();
+        // The zoom's active class comes a frame after the dialog shows (later on a loaded machine):
+        // once the dialog's element has no zoom class left, its motion, if any, has run.
+        await expect.poll(() => page.locator('.ant-modal').first().getAttribute('class')).not.toMatch(/ant-zoom/);
         const classes = await page.evaluate(() => (window as unknown as { motionClasses: string[] }).motionClasses.join(' '));
         expect(/ant-zoom-(appear|enter)-active/.test(classes), reducedMotion).toBe(animated);
         await browsers.closeAll();

@@ -12,8 +12,10 @@ import { createMigrator } from '../../core/cli/migrations.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** A SQLite database with every migration applied (tests/e2e/global-setup.ts), copied rather than migrated again. */
+    /** A SQLite database with every migration applied (tests/global-setup.ts), copied rather than migrated again. */
     sqliteTemplate?: string;
+    /** On PostgreSQL, the name of a database with every migration applied, each test server's database a copy of it. */
+    pgTemplate?: string;
   }
 }
 
@@ -47,17 +49,22 @@ export interface CallResult {
   headers: Headers;
 }
 
-/** A fresh PostgreSQL database on ATENDE_TEST_PG_URL's server (one per test server), dropped on close. */
-export async function createPgDatabase(base = process.env.ATENDE_TEST_PG_URL): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A fresh PostgreSQL database on the server of `base` (ATENDE_TEST_PG_URL), one per test server,
+ * dropped on close: empty, or `migrated` as a copy of the run's migrated template when there is one.
+ */
+export async function createPgDatabase({ migrated = false, base = process.env.ATENDE_TEST_PG_URL } = {}): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
   if (!base) throw new Error('ATENDE_TEST_DB=pg needs ATENDE_TEST_PG_URL');
   const name = `atende_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const template = migrated ? inject('pgTemplate') : undefined;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   await admin.end();
   const url = new URL(base);
   url.pathname = `/${name}`;
   return {
+    name,
     url: url.toString(),
     drop: async () => {
       const client = new pg.Client({ connectionString: base });
@@ -85,7 +92,7 @@ export async function createPgDatabase(base = process.env.ATENDE_TEST_PG_URL): P
  */
 export async function restartableDatabase(): Promise<{ databaseUrl: string; drop: () => Promise<void> }> {
   if (testDatabase === 'pg') {
-    const db = await createPgDatabase();
+    const db = await createPgDatabase({ migrated: true });
     return { databaseUrl: db.url, drop: db.drop };
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'atende-restart-'));
@@ -102,24 +109,42 @@ export interface TestServerOptions {
 
 const TEST_FLAGS = { port: 0, host: '127.0.0.1', adminEmail: SUPER_EMAIL, adminPassword: SUPER_PASSWORD } satisfies Partial<ConfigValues>;
 
-/** A SQLite database in `dir` with the core's and the plugins' migrations applied, as a test server's boot applies them; answers its file. */
-export async function migratedSqliteTemplate(dir: string): Promise<string> {
-  const config = loadConfig({ dir, env: {}, flags: { ...TEST_FLAGS, logLevel: 'silent' } });
-  if (config.database.client !== 'sqlite') throw new Error('the template is a SQLite database');
+/** Applies the core's and the plugins' migrations to the database `flags` name, as a test server's boot applies them. */
+async function migrate(dir: string, flags: Partial<ConfigValues> = {}): Promise<Config> {
+  const config = loadConfig({ dir, env: {}, flags: { ...TEST_FLAGS, logLevel: 'silent', ...flags } });
   const db = createDatabase(config.database);
   try {
     await (await createMigrator(db, config)).latest();
   } finally {
     await closeDatabase(db);
   }
-  return config.database.filename;
+  return config;
+}
+
+/** A migrated SQLite database in `dir`; answers its file. */
+export async function migratedSqliteTemplate(dir: string): Promise<string> {
+  const { database } = await migrate(dir);
+  if (database.client !== 'sqlite') throw new Error('the template is a SQLite database');
+  return database.filename;
+}
+
+/** A migrated PostgreSQL database on ATENDE_TEST_PG_URL's server (no connection left open on it, as a template needs). */
+export async function migratedPgTemplate(): Promise<{ name: string; drop: () => Promise<void> }> {
+  const template = await createPgDatabase();
+  const dir = mkdtempSync(path.join(tmpdir(), 'atende-pg-template-'));
+  try {
+    await migrate(dir, { databaseUrl: template.url });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return template;
 }
 
 /** Starts the real server (boot sequence, HTTP on a free port) on a fresh database. */
 export async function startTestServer(flags: Partial<ConfigValues> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const shared = options.sameDatabaseAs?.config;
   const dir = shared ? shared.dir : mkdtempSync(path.join(tmpdir(), 'atende-test-'));
-  const pgDb = testDatabase === 'pg' && !shared ? await createPgDatabase() : undefined;
+  const pgDb = testDatabase === 'pg' && !shared ? await createPgDatabase({ migrated: true }) : undefined;
   const sharedUrl = shared?.database.client === 'pg' ? shared.database.connectionString : undefined;
   const config = loadConfig({
     dir,
