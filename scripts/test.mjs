@@ -28,10 +28,10 @@ function run(title, command, args, env = {}) {
 async function together(steps) {
   const results = await Promise.all(
     steps.map(
-      ([title, command, args, env = {}]) =>
+      ([title, command, args]) =>
         new Promise((resolve) => {
           const started = Date.now();
-          const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+          const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
           let output = '';
           child.stdout.on('data', (chunk) => (output += chunk));
           child.stderr.on('data', (chunk) => (output += chunk));
@@ -55,19 +55,16 @@ await together([
   ['typecheck', 'npm', ['run', 'typecheck', '--silent']],
   ['lint', 'npm', ['run', 'lint', '--silent']],
 ]);
-// The API tests on PostgreSQL mostly wait (on its server, on timers): they run beside SQLite's, which
-// leave a third of the cores idle themselves (one after the other 169 + 230 s, together 301 s).
-const apiStages = [['unit, API (SQLite) and CLI tests', 'node', [...vitest, 'tests/unit', 'tests/api', 'tests/cli']]];
-if (process.env.ATENDE_TEST_PG_URL) {
-  apiStages.push(['API tests on PostgreSQL', 'node', [...vitest, 'tests/api'], { ATENDE_TEST_DB: 'pg' }]);
-} else {
-  skipped.push('API tests on PostgreSQL (set ATENDE_TEST_PG_URL=postgres://… to run them)');
-}
-if (apiStages.length === 1) run(...apiStages[0]);
-else await together(apiStages);
+run('unit, API (SQLite) and CLI tests', 'node', [...vitest, 'tests/unit', 'tests/api', 'tests/cli']);
 
 if (!process.env.ATENDE_TEST_REDIS_URL) {
   skipped.push('API tests of several nodes on one Redis (set ATENDE_TEST_REDIS_URL=redis://… to run them)');
+}
+
+if (process.env.ATENDE_TEST_PG_URL) {
+  run('API tests on PostgreSQL', 'node', [...vitest, 'tests/api'], { ATENDE_TEST_DB: 'pg' });
+} else {
+  skipped.push('API tests on PostgreSQL (set ATENDE_TEST_PG_URL=postgres://… to run them)');
 }
 
 const e2eFiles = existsSync('tests/e2e') ? readdirSync('tests/e2e').filter((f) => f.endsWith('.test.ts')) : [];

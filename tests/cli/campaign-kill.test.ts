@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { api, bin, cleanEnv as env, initSite, serving, until } from '../helpers/cli.js';
 import { createPgDatabase } from '../helpers/server.js';
 import { SqliteDriver } from '../../core/db/sqlite-driver.js';
@@ -75,8 +75,14 @@ function sentLines(dir: string, connection: number): { id: string; to: string; b
 beforeAll(() => {
   work = mkdtempSync(path.join(tmpdir(), 'atende-campaign-kill-'));
 });
+// A test that failed leaves its servers running: they go before the next test (or its retry) serves the same site.
+afterEach(async () => {
+  for (const sub of running.splice(0)) {
+    sub.kill('SIGKILL');
+    await sub;
+  }
+});
 afterAll(() => {
-  for (const sub of running) sub.kill('SIGKILL');
   rmSync(work, { recursive: true, force: true });
 });
 
