@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { createClient } from 'redis';
 import type { Logger } from '../logger.js';
 
 /** Tries before a start gives up on Redis; once connected, a node tries for as long as it runs. */
 const START_TRIES = 5;
 
-function redisClient(url: string) {
+/** The client module is loaded by the first node that uses Redis: a lone node never holds it (about 5 MB of heap). */
+async function redisClient(url: string) {
+  const { createClient } = await import('redis');
   let connectedOnce = false;
   const client = createClient({
     url,
@@ -21,7 +22,7 @@ function redisClient(url: string) {
   return client;
 }
 
-type RedisClient = ReturnType<typeof redisClient>;
+type RedisClient = Awaited<ReturnType<typeof redisClient>>;
 
 /**
  * The connection of one node to the installation's Redis: a client for commands and one for
@@ -45,7 +46,7 @@ export class RedisLink {
 
   /** Connects both clients; a Redis that cannot be reached fails the start with its address' error. */
   static async connect(url: string, secret: string, nodeId: string, log: Logger): Promise<RedisLink> {
-    const client = redisClient(url);
+    const client = await redisClient(url);
     const subscriber: RedisClient = client.duplicate();
     // Without a listener an 'error' event would end the process; the clients reconnect by themselves.
     client.on('error', (err: unknown) => log.warn({ err, role: 'commands' }, 'redis connection error'));

@@ -1,4 +1,4 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { AppError } from '../errors.js';
 import { ErrorCode } from '../contract/error-codes.js';
 import type { Logger } from '../logger.js';
@@ -49,7 +49,7 @@ export class MailService {
 
   /** Sends now: 503 ERR_MAIL_NOT_CONFIGURED without an SMTP server; the SMTP server's refusal rejects. */
   async send(message: MailMessage): Promise<void> {
-    await this.transporter().sendMail({ from: this.from(), ...message });
+    await (await this.transporter()).sendMail({ from: this.from(), ...message });
   }
 
   /**
@@ -78,8 +78,10 @@ export class MailService {
     await Promise.all([...this.sending]);
   }
 
-  private transporter(): Transporter {
+  private async transporter(): Promise<Transporter> {
     if (!this.settings.smtpUrl) throw mailNotConfigured();
+    // Loaded by the first message, not by every server start.
+    const { default: nodemailer } = await import('nodemailer');
     this.transport ??= nodemailer.createTransport({ url: this.settings.smtpUrl, ...TIMEOUTS });
     return this.transport;
   }

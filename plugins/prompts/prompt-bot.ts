@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import OpenAI, { toFile } from 'openai';
+import type OpenAI from 'openai';
 import { botHolding, botLetsGo, type BotSessions, type PluginApp, type Turn } from 'atende/plugin';
 import { PROMPT_DEFAULTS } from './prompt.contract.js';
 import type { Prompt } from './prompt.model.js';
@@ -126,6 +126,7 @@ export class PromptBot {
     let text: string;
     try {
       const client = await this.client(prompt);
+      const { toFile } = await import('openai');
       const file = await toFile(audio.stream, audio.name, { type: audio.mime });
       text = (await client.audio.transcriptions.create({ file, model: prompt.transcriptionModel }, { signal })).text.trim();
     } catch (err) {
@@ -135,10 +136,14 @@ export class PromptBot {
     return text;
   }
 
-  /** The prompt's OpenAI-compatible server, its URL checked again (the DNS may have changed since it was saved). */
+  /**
+   * The prompt's OpenAI-compatible server, its URL checked again (the DNS may have changed since it
+   * was saved). The client module is loaded by the first call, not by every server start.
+   */
   private async client(prompt: Prompt): Promise<OpenAI> {
     const url = await this.app.outgoing.checkUrl(prompt.baseUrl);
-    return new OpenAI({
+    const { default: OpenAIClient } = await import('openai');
+    return new OpenAIClient({
       apiKey: this.prompts.key(prompt) || 'none',
       baseURL: url.toString().replace(/\/$/, ''),
       timeout: this.app.config.timeoutMs,

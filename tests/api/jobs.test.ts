@@ -1,7 +1,6 @@
-import { MongoBackend } from '@agendajs/mongo-backend';
 import { PostgresBackend } from '@agendajs/postgres-backend';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createJobBackend, createJobEngine } from '../../core/jobs/job-backend.js';
+import { createJobBackend, createJobEngine, DeferredMongoBackend } from '../../core/jobs/job-backend.js';
 import type { AgendaBackend } from 'agenda';
 import { aroundLocks, JobEngine, type JobData } from '../../core/jobs/job-engine.js';
 import { KnexBackend } from '../../core/jobs/knex-backend.js';
@@ -37,8 +36,8 @@ describe('job engine', () => {
     const { db } = server.atende.container;
     const sqlite = { client: 'sqlite', filename: '/tmp/unused.sqlite' } as const;
     const pg = { client: 'pg', connectionString: 'postgres://atende@127.0.0.1:5432/unused' } as const;
-    expect(createJobBackend({ jobsUrl: 'mongodb://127.0.0.1:27017/atende', database: sqlite }, db)).toBeInstanceOf(MongoBackend);
-    expect(createJobBackend({ jobsUrl: 'mongodb+srv://cluster.example/atende', database: pg }, db)).toBeInstanceOf(MongoBackend);
+    expect(createJobBackend({ jobsUrl: 'mongodb://127.0.0.1:27017/atende', database: sqlite }, db)).toBeInstanceOf(DeferredMongoBackend);
+    expect(createJobBackend({ jobsUrl: 'mongodb+srv://cluster.example/atende', database: pg }, db)).toBeInstanceOf(DeferredMongoBackend);
     expect(createJobBackend({ database: pg }, db)).toBeInstanceOf(PostgresBackend);
     expect(createJobBackend({ database: sqlite }, db)).toBeInstanceOf(KnexBackend);
     expect(server.atende.container.jobs.backend).toBeInstanceOf(testDatabase === 'pg' ? PostgresBackend : KnexBackend);

@@ -1,5 +1,4 @@
 import { Command } from 'commander';
-import { input, password as passwordPrompt } from '@inquirer/prompts';
 import { loadConfig } from '../../config/load-config.js';
 import { CliError, usageError } from '../errors.js';
 import { commandLogger, resolveDir, type CliContext } from '../context.js';
@@ -28,6 +27,8 @@ export function addTenantCommand(ctx: CliContext): Command {
 }
 
 async function runAddTenant(options: AddTenantOptions, ctx: CliContext): Promise<void> {
+  // Loaded by the commands that ask, not by the server's start.
+  const { input, password: passwordPrompt } = await import('@inquirer/prompts');
   const ask = ctx.interactive && !options.yes;
   // Bad or missing flags are reported before the database is opened.
   for (const [flag, value] of [['--name', options.name], ['--email', options.email], ['--password', options.password]] as const) {

@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
-import { input, password, select } from '@inquirer/prompts';
 import { CONFIG_FILE, generateSecret, loadConfig } from '../../config/load-config.js';
 import type { ConfigValues } from '../../config/config.schema.js';
 import { CliError, usageError } from '../errors.js';
@@ -97,6 +96,8 @@ async function runInit(options: InitOptions, ctx: CliContext): Promise<void> {
 
 /** Flags first (all checked before any question), then prompts when asking is allowed. */
 async function choose(options: InitOptions, ask: boolean): Promise<Choices> {
+  // Loaded by the commands that ask, not by the server's start.
+  const { input, password } = await import('@inquirer/prompts');
   if (options.port !== undefined) checkFlag('--port', options.port, portProblem);
   if (options.publicUrl !== undefined) checkFlag('--public-url', options.publicUrl, httpUrlProblem);
   if (options.adminEmail !== undefined) checkFlag('--admin-email', options.adminEmail, emailProblem);
@@ -127,6 +128,7 @@ async function choose(options: InitOptions, ask: boolean): Promise<Choices> {
 }
 
 async function chooseDatabase(options: InitOptions, ask: boolean): Promise<string | undefined> {
+  const { input, select } = await import('@inquirer/prompts');
   const url = options.databaseUrl;
   if (options.db === 'postgres' && url !== undefined) return checkFlag('--database-url', url, postgresUrlProblem);
   if (options.db === 'sqlite' && url !== undefined) {

@@ -1,5 +1,4 @@
 import { Command } from 'commander';
-import { password as passwordPrompt } from '@inquirer/prompts';
 import { loadConfig } from '../../config/load-config.js';
 import { hashPassword, randomPassword } from '../../auth/password.js';
 import { CliError, usageError } from '../errors.js';
@@ -24,6 +23,8 @@ export function resetPasswordCommand(ctx: CliContext): Command {
 }
 
 async function runResetPassword(rawEmail: string, options: ResetPasswordOptions, ctx: CliContext): Promise<void> {
+  // Loaded by the commands that ask, not by the server's start.
+  const { password: passwordPrompt } = await import('@inquirer/prompts');
   const ask = ctx.interactive && !options.yes;
   const email = checkFlag('<email>', rawEmail.trim().toLowerCase(), emailProblem);
   if (options.password === undefined && !ask) throw usageError('--password is required');

@@ -1,4 +1,4 @@
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { parse } from 'csv-parse/sync';
 import { ValidationError } from '../../errors.js';
 import { contactEmail, contactName, contactNumber } from './contacts.schema.js';
@@ -111,7 +111,9 @@ function kindOf(data: Buffer, fileName: string): 'xlsx' | 'csv' {
 }
 
 async function readXlsx(data: Buffer): Promise<TableRow[]> {
-  const workbook = new ExcelJS.Workbook();
+  // Loaded by the first spreadsheet imported, not by every server start (about 7 MB of heap).
+  const { default: excel } = await import('exceljs');
+  const workbook = new excel.Workbook();
   try {
     await workbook.xlsx.load(data as unknown as ExcelJS.Buffer);
   } catch {

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { JWT, type JWTOptions } from 'google-auth-library';
+import type { JWT, JWTOptions } from 'google-auth-library';
 import { AppError, z } from 'atende/plugin';
 import type { BotMessage } from '../integration.contract.js';
 import { jsonOf, ServiceError, type BotHttp } from './bot-http.js';
@@ -105,7 +105,9 @@ export class DialogflowDriver implements IntegrationDriver {
     const id = createHash('sha256').update(jsonContent).digest('hex');
     let client = this.clients.get(id);
     if (!client) {
-      client = new JWT({
+      // The library is loaded by the first Dialogflow call, not by every server start.
+      const { JWT: JwtClient } = await import('google-auth-library');
+      client = new JwtClient({
         email: key.client_email,
         key: key.private_key,
         scopes: [SCOPE],
