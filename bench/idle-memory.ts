@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { startBenchInstance } from './bench-instance.js';
 import type { Figures } from './figures.js';
 
@@ -20,7 +21,6 @@ function rssMb(pid: number): number {
 export async function idleMemory(): Promise<Figures> {
   const instance = await startBenchInstance('idle');
   const pid = instance.server.pid!;
-  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   await sleep(8000);
   const atStart = rssMb(pid);
   await sleep(SETTLED_MS - 8000);

@@ -134,6 +134,9 @@ export async function migratedPgTemplate(): Promise<{ name: string; drop: () => 
   const dir = mkdtempSync(path.join(tmpdir(), 'atende-pg-template-'));
   try {
     await migrate(dir, { databaseUrl: template.url });
+  } catch (err) {
+    await template.drop();
+    throw err;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

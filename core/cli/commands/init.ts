@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
+import type * as Prompts from '@inquirer/prompts';
 import { CONFIG_FILE, generateSecret, loadConfig } from '../../config/load-config.js';
 import type { ConfigValues } from '../../config/config.schema.js';
 import { CliError, usageError } from '../errors.js';
@@ -97,12 +98,13 @@ async function runInit(options: InitOptions, ctx: CliContext): Promise<void> {
 /** Flags first (all checked before any question), then prompts when asking is allowed. */
 async function choose(options: InitOptions, ask: boolean): Promise<Choices> {
   // Loaded by the commands that ask, not by the server's start.
-  const { input, password } = await import('@inquirer/prompts');
+  const prompts = await import('@inquirer/prompts');
+  const { input, password } = prompts;
   if (options.port !== undefined) checkFlag('--port', options.port, portProblem);
   if (options.publicUrl !== undefined) checkFlag('--public-url', options.publicUrl, httpUrlProblem);
   if (options.adminEmail !== undefined) checkFlag('--admin-email', options.adminEmail, emailProblem);
   if (options.adminPassword !== undefined) checkFlag('--admin-password', options.adminPassword, passwordProblem);
-  const databaseUrl = await chooseDatabase(options, ask);
+  const databaseUrl = await chooseDatabase(options, ask, prompts);
 
   const port = options.port ?? (ask ? await input({ message: 'HTTP port', default: String(DEFAULT_PORT), validate: asPromptValidator(portProblem) }) : undefined);
   const localUrl = `http://localhost:${port ?? DEFAULT_PORT}`;
@@ -127,8 +129,7 @@ async function choose(options: InitOptions, ask: boolean): Promise<Choices> {
   return { databaseUrl, port: port === undefined ? undefined : Number(port), publicUrl, adminEmail, adminPassword };
 }
 
-async function chooseDatabase(options: InitOptions, ask: boolean): Promise<string | undefined> {
-  const { input, select } = await import('@inquirer/prompts');
+async function chooseDatabase(options: InitOptions, ask: boolean, { input, select }: typeof Prompts): Promise<string | undefined> {
   const url = options.databaseUrl;
   if (options.db === 'postgres' && url !== undefined) return checkFlag('--database-url', url, postgresUrlProblem);
   if (options.db === 'sqlite' && url !== undefined) {
