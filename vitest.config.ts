@@ -20,10 +20,11 @@ export default defineConfig({
     // once (one alone keeps about half of the two cores busy: 848 s for the stage against 1,224 s);
     // every read of a page that may still be settling is a poll, so the load does not fail them.
     pool: 'forks',
-    // A worker runs file after file in one process, importing the product once rather than per file
-    // (about 1.5 s a file): the SQLite API stage 264 → 169 s. A file puts back what it changes of the
-    // process (vi.stubEnv, not process.env) and closes what it starts.
-    isolate: false,
+    // An API or CLI worker runs file after file in one process, importing the product once rather
+    // than per file (about 1.5 s a file): the SQLite API stage 264 → 169 s. A file puts back what it
+    // changes of the process (vi.stubEnv, not process.env) and closes what it starts. Browser files
+    // keep a process each: sharing one, tickets-panel's journey failed in two runs of three.
+    isolate: Boolean(process.env.ATENDE_E2E),
     maxWorkers: process.env.ATENDE_E2E || process.env.ATENDE_TEST_DB === 'pg' ? 2 : 3,
     // In CI (a loaded 2-core machine) a failed test runs once more: a step that waited too long
     // does not fail the run, and vitest still reports the test as retried.
