@@ -223,6 +223,16 @@ describe('atende serve', () => {
     expect(await stopWith(sub, 'SIGTERM')).toBe(0);
   });
 
+  it('stopped the instant it prints its serving line, still shuts down gracefully', async () => {
+    // The signal races the line's reader: before the listener came first, a third of these died of SIGTERM.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const sub = spawnServe(['--dir', 'main', '--port', String(await freePort())]);
+      await serving(sub);
+      expect(await stopWith(sub, 'SIGTERM')).toBe(0);
+      expect(lines((await sub).stdout).at(-1)).toBe('stopped');
+    }
+  });
+
   it('in a fresh folder creates the super admin with a generated password shown once', async () => {
     const sub = spawnServe(['--dir', 'fresh', '--port', String(await freePort())]);
     const url = (await serving(sub)).url;

@@ -41,6 +41,9 @@ async function runServe(options: ServeOptions, ctx: CliContext): Promise<void> {
   // super admin is created. Taken in between, the admin's password is already kept in its file.
   if (config.port !== 0) await assertPortFree(config.port, config.host);
 
+  // Listening before the boot: a stop asked for while it boots, or the instant `serving` is printed,
+  // still shuts down gracefully once the boot is done, instead of Node's default of dying at once.
+  const stopSignal = nextSignal();
   const { startAtende } = await import('../../boot.js');
   let atende: Atende;
   try {
@@ -51,7 +54,7 @@ async function runServe(options: ServeOptions, ctx: CliContext): Promise<void> {
   if (atende.demo) reportDemo(atende.demo, ctx.print);
   ctx.print(`serving ${atende.server.url} from ${config.dir} (Ctrl-C stops)`);
 
-  const signal = await nextSignal();
+  const signal = await stopSignal;
   process.on('SIGINT', forceExit);
   process.on('SIGTERM', forceExit);
   log.info({ signal }, 'shutting down');

@@ -104,6 +104,7 @@ async function runSimulatorServer(options: ServerOptions, ctx: CliContext): Prom
   const port = Number(checkFlag('--port', options.port, portProblem));
   const { SimulatorServer } = await import('../../channels/simulator/simulator-server.js');
   const server = new SimulatorServer(createLogger('warn'));
+  const stopSignal = nextSignal(); // before `simulated WhatsApp at` is printed, so a stop right after it is graceful
   const url = await server.listen(port, options.host).catch((err: unknown) => {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new CliError(`port ${port} is already in use; choose another with --port`);
@@ -112,7 +113,7 @@ async function runSimulatorServer(options: ServerOptions, ctx: CliContext): Prom
     throw err;
   });
   ctx.print(`simulated WhatsApp at ${url} (Ctrl-C stops)`);
-  await nextSignal();
+  await stopSignal;
   process.on('SIGINT', forceExit);
   process.on('SIGTERM', forceExit);
   await server.close();
