@@ -70,7 +70,15 @@ describe.skipIf(!redisUrl)('a web node and a worker node', () => {
     expect(web.atende.container.sessions.statusOf(connectionId)).toBe('DISCONNECTED');
 
     // The phone scans the worker's QR code, through the web node's test API: the status moves on the worker, and the web node's socket hears it.
-    const scan = await web.call('POST', `/api/simulator/${connectionId}/scan`, { token: tenant.admin.token, body: { number: '5511977770001' } });
+    // The worker starts the session again as asked: until it is up, a scan answers ERR_WAPP_NOT_INITIALIZED.
+    const scan = await eventually(
+      async () => {
+        const answer = await web.call('POST', `/api/simulator/${connectionId}/scan`, { token: tenant.admin.token, body: { number: '5511977770001' } });
+        return answer.body.error === 'ERR_WAPP_NOT_INITIALIZED' ? undefined : answer;
+      },
+      10_000,
+      'the session started again on the worker',
+    );
     expect(scan.status, JSON.stringify(scan.body)).toBe(200);
     await onWeb.next((f) => f.channel === `company-${tenant.companyId}-whatsappSession` && (f.data as { session: { status: string } }).session.status === 'CONNECTED');
     expect(await connection()).toMatchObject({ status: 'CONNECTED' });
