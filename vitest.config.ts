@@ -21,9 +21,10 @@ export default defineConfig({
     // every read of a page that may still be settling is a poll, so the load does not fail them.
     pool: 'forks',
     // An API or CLI worker runs file after file in one process, importing the product once rather
-    // than per file (about 1.5 s a file): the SQLite API stage 264 → 169 s. A file puts back what it
-    // changes of the process (vi.stubEnv, not process.env) and closes what it starts. Browser files
-    // keep a process each: sharing one, tickets-panel's journey failed in two runs of three.
+    // than per file (about 1.5 s a file): the SQLite API stage 264 → 169 s. So a file must leave the
+    // process as it found it: it sets environment variables through vi.stubEnv (put back by
+    // vi.unstubAllEnvs) rather than by assigning process.env, and closes every server it starts.
+    // Browser files keep a process each: sharing one, tickets-panel's journey failed in two runs of three.
     isolate: Boolean(process.env.ATENDE_E2E),
     maxWorkers: process.env.ATENDE_E2E || process.env.ATENDE_TEST_DB === 'pg' ? 2 : 3,
     // In CI (a loaded 2-core machine) a failed test runs once more: a step that waited too long
